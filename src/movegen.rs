@@ -1,0 +1,252 @@
+//! Legal move generation into a fixed-size list.
+//!
+//! Moves are generated per piece from the attack tables and filtered for
+//! legality with the position's check info: a move by a piece that is not a
+//! blocker, landing off the screen gaps, while not in check, is legal without
+//! further work; the rest (king moves, blockers, screen gaps, all moves in
+//! check) get the full "is my king attacked afterwards" test.
+
+use crate::attacks;
+use crate::bitboard::Bitboard;
+use crate::position::Position;
+use crate::types::*;
+
+/// No xiangqi position has more than 128 pseudo-legal moves (the most a full
+/// army can reach is about 120).
+pub const MAX_MOVES: usize = 128;
+
+#[derive(Clone)]
+pub struct MoveList {
+    moves: [Move; MAX_MOVES],
+    len: usize,
+}
+
+impl Default for MoveList {
+    fn default() -> Self {
+        MoveList::new()
+    }
+}
+
+impl MoveList {
+    #[inline(always)]
+    pub fn new() -> MoveList {
+        MoveList {
+            moves: [Move::NONE; MAX_MOVES],
+            len: 0,
+        }
+    }
+
+    #[inline(always)]
+    pub fn push(&mut self, m: Move) {
+        debug_assert!(self.len < MAX_MOVES);
+        // The bound holds by the counting argument above; the check keeps a
+        // corrupted position from writing out of bounds in release builds.
+        if self.len < MAX_MOVES {
+            self.moves[self.len] = m;
+            self.len += 1;
+        }
+    }
+
+    #[inline(always)]
+    pub fn len(&self) -> usize {
+        self.len
+    }
+
+    #[inline(always)]
+    pub fn is_empty(&self) -> bool {
+        self.len == 0
+    }
+
+    #[inline(always)]
+    pub fn as_slice(&self) -> &[Move] {
+        &self.moves[..self.len]
+    }
+
+    #[inline(always)]
+    pub fn as_mut_slice(&mut self) -> &mut [Move] {
+        &mut self.moves[..self.len]
+    }
+
+    pub fn contains(&self, m: Move) -> bool {
+        self.as_slice().contains(&m)
+    }
+
+    pub fn clear(&mut self) {
+        self.len = 0;
+    }
+
+    pub fn iter(&self) -> std::slice::Iter<'_, Move> {
+        self.as_slice().iter()
+    }
+}
+
+impl<'a> IntoIterator for &'a MoveList {
+    type Item = &'a Move;
+    type IntoIter = std::slice::Iter<'a, Move>;
+    fn into_iter(self) -> Self::IntoIter {
+        self.as_slice().iter()
+    }
+}
+
+/// Which moves to generate.
+#[derive(Clone, Copy, PartialEq, Eq, Debug)]
+pub enum GenKind {
+    /// Every legal move.
+    All,
+    /// Legal captures only.
+    Captures,
+    /// Legal non-captures only.
+    Quiets,
+}
+
+/// All legal moves.
+pub fn legal_moves(pos: &Position) -> MoveList {
+    let mut list = MoveList::new();
+    generate(pos, GenKind::All, &mut list);
+    list
+}
+
+/// Legal captures (for quiescence when not in check).
+pub fn captures(pos: &Position, list: &mut MoveList) {
+    generate(pos, GenKind::Captures, list);
+}
+
+/// Legal moves when in check (every move that resolves the check).
+pub fn evasions(pos: &Position, list: &mut MoveList) {
+    debug_assert!(pos.in_check());
+    generate(pos, GenKind::All, list);
+}
+
+/// Appends the legal moves of `kind` to `list`.
+pub fn generate(pos: &Position, kind: GenKind, list: &mut MoveList) {
+    let us = pos.side_to_move();
+    let them = !us;
+    let own = pos.pieces_of(us);
+    let enemy = pos.pieces_of(them);
+    let occ = pos.occupancy();
+    let occ_bb = occ.bitboard();
+    let targets = match kind {
+        GenKind::All => !own,
+        GenKind::Captures => enemy,
+        GenKind::Quiets => !occ_bb,
+    };
+    let st = pos.state();
+    let in_check = st.checkers.is_nonempty();
+    // Pieces whose every move needs the full test.
+    let careful = if in_check { own } else { st.blockers & own };
+    let gaps = if in_check {
+        Bitboard::ALL
+    } else {
+        st.screen_gaps
+    };
+
+    let emit = |from: Square, dests: Bitboard, list: &mut MoveList| {
+        if careful.has(from) {
+            for to in dests {
+                let m = Move::new(from, to);
+                if pos.is_legal(m) {
+                    list.push(m);
+                }
+            }
+        } else {
+            for to in dests & !gaps {
+                list.push(Move::new(from, to));
+            }
+            for to in dests & gaps {
+                let m = Move::new(from, to);
+                if pos.is_legal(m) {
+                    list.push(m);
+                }
+            }
+        }
+    };
+
+    for from in pos.pieces(us, PieceKind::Chariot) {
+        emit(from, attacks::chariot(from, occ) & targets, list);
+    }
+    for from in pos.pieces(us, PieceKind::Cannon) {
+        let mut d = Bitboard::EMPTY;
+        if kind != GenKind::Captures {
+            d |= attacks::chariot(from, occ) & !occ_bb;
+        }
+        if kind != GenKind::Quiets {
+            d |= attacks::cannon(from, occ) & enemy;
+        }
+        emit(from, d, list);
+    }
+    for from in pos.pieces(us, PieceKind::Horse) {
+        emit(from, attacks::horse(from, occ_bb) & targets, list);
+    }
+    for from in pos.pieces(us, PieceKind::Pawn) {
+        emit(from, attacks::pawn(us, from) & targets, list);
+    }
+    for from in pos.pieces(us, PieceKind::Elephant) {
+        emit(from, attacks::elephant(from, occ_bb) & targets, list);
+    }
+    for from in pos.pieces(us, PieceKind::Advisor) {
+        emit(from, attacks::advisor(from) & targets, list);
+    }
+    let ksq = pos.king_square(us);
+    for to in attacks::king(ksq) & targets {
+        let m = Move::new(ksq, to);
+        if pos.is_legal(m) {
+            list.push(m);
+        }
+    }
+}
+
+/// Whether the side to move has at least one legal move (cheaper than
+/// generating them all when the answer is usually yes).
+pub fn has_legal_move(pos: &Position) -> bool {
+    let mut list = MoveList::new();
+    generate(pos, GenKind::All, &mut list);
+    !list.is_empty()
+}
+
+/// Counts leaf nodes of the legal move tree. At depth 1 the moves are
+/// counted from the list without being made ("bulk counting").
+pub fn perft(pos: &mut Position, depth: u32) -> u64 {
+    if depth == 0 {
+        return 1;
+    }
+    let list = legal_moves(pos);
+    if depth == 1 {
+        return list.len() as u64;
+    }
+    let mut nodes = 0;
+    for &m in &list {
+        pos.make_move(m);
+        nodes += perft(pos, depth - 1);
+        pos.unmake_move();
+    }
+    nodes
+}
+
+/// Perft that makes and unmakes every move, leaves included: measures the
+/// full cost of `make_move`/`unmake_move`.
+pub fn perft_full(pos: &mut Position, depth: u32) -> u64 {
+    if depth == 0 {
+        return 1;
+    }
+    let list = legal_moves(pos);
+    let mut nodes = 0;
+    for &m in &list {
+        pos.make_move(m);
+        nodes += perft_full(pos, depth - 1);
+        pos.unmake_move();
+    }
+    nodes
+}
+
+/// Per-root-move counts, in generation order.
+pub fn divide(pos: &mut Position, depth: u32) -> Vec<(Move, u64)> {
+    let list = legal_moves(pos);
+    let mut out = Vec::with_capacity(list.len());
+    for &m in &list {
+        pos.make_move(m);
+        let n = if depth <= 1 { 1 } else { perft(pos, depth - 1) };
+        pos.unmake_move();
+        out.push((m, n));
+    }
+    out
+}
