@@ -3,8 +3,16 @@
 
 pub mod attacks;
 pub mod bitboard;
+pub mod eval;
+pub mod history;
 pub mod movegen;
+pub mod movepick;
 pub mod position;
+pub mod rules;
+pub mod search;
+pub mod thread;
+pub mod time;
 pub mod tools;
+pub mod tt;
 pub mod types;
 pub mod zobrist;

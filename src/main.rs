@@ -2,9 +2,15 @@
 //! UCI on stdin/stdout); subcommands run the tools.
 
 use chuhe::position::Position;
+use chuhe::thread::MAX_THREADS;
+use chuhe::time::Limits;
 use chuhe::tools::perft::{self, LeafCounting};
+use chuhe::tools::{analyse, bench, timeplan};
+use chuhe::types::Move;
 use clap::{Parser, Subcommand};
+use std::io::Write;
 use std::process::ExitCode;
+use std::sync::{Arc, Mutex};
 
 #[derive(Parser)]
 #[command(
@@ -36,6 +42,53 @@ enum Command {
         #[arg(long)]
         fen: Option<String>,
     },
+    /// Search the fixed bench positions (1 thread, 16 MB hash); the node
+    /// total is the build's search signature.
+    Bench {
+        /// Depth per position.
+        #[arg(default_value_t = chuhe::tools::bench::DEFAULT_DEPTH)]
+        depth: i32,
+    },
+    /// Analyse a position and print each iteration.
+    Analyse {
+        #[arg(long)]
+        fen: Option<String>,
+        /// Moves played from the position, ICCS (`h2e2 h9g7`).
+        #[arg(long)]
+        moves: Option<String>,
+        #[arg(long, conflicts_with = "movetime")]
+        depth: Option<i32>,
+        /// Milliseconds to think.
+        #[arg(long)]
+        movetime: Option<u64>,
+        #[arg(long, default_value_t = 1)]
+        threads: usize,
+        /// Hash table size, MB.
+        #[arg(long, default_value_t = 64)]
+        hash: usize,
+        #[arg(long, default_value_t = 1)]
+        multipv: usize,
+    },
+    /// Print the time the time manager allots per move over a simulated game.
+    Timeplan {
+        /// Starting clock, milliseconds.
+        #[arg(long)]
+        time: u64,
+        /// Increment per move, milliseconds.
+        #[arg(long, default_value_t = 0)]
+        inc: u64,
+        /// Moves in the first session (e.g. 40 for 90 min / 40 moves).
+        #[arg(long)]
+        movestogo: Option<u32>,
+        /// Moves per later session.
+        #[arg(long)]
+        session_moves: Option<u32>,
+        /// Time added per later session, milliseconds.
+        #[arg(long, default_value_t = 0)]
+        session_time: u64,
+        #[arg(long, default_value_t = 40)]
+        moves: u32,
+    },
 }
 
 fn position_from(fen: Option<&str>) -> Result<Position, String> {
@@ -45,10 +98,19 @@ fn position_from(fen: Option<&str>) -> Result<Position, String> {
     }
 }
 
+/// Plays ICCS moves on `pos`, naming the first one that is not legal.
+fn apply_moves(mut pos: Position, moves: Option<&str>) -> Result<Position, String> {
+    for (i, text) in moves.unwrap_or("").split_whitespace().enumerate() {
+        let m = Move::parse(text)
+            .filter(|&m| pos.is_pseudo_legal(m) && pos.is_legal(m))
+            .ok_or_else(|| format!("move {} ({text}) is not legal", i + 1))?;
+        pos.make_move(m);
+    }
+    Ok(pos)
+}
+
 fn main() -> ExitCode {
     let cli = Cli::parse();
-    let stdout = std::io::stdout();
-    let mut out = stdout.lock();
     let result = match cli.command {
         None => {
             eprintln!(
@@ -57,25 +119,7 @@ fn main() -> ExitCode {
             );
             Ok(())
         }
-        Some(Command::Perft { depth, fen, full }) => {
-            position_from(fen.as_deref()).and_then(|mut pos| {
-                let counting = if full {
-                    LeafCounting::MakeUnmake
-                } else {
-                    LeafCounting::Bulk
-                };
-                perft::run_perft(&mut pos, depth, counting, &mut out)
-                    .map(|_| ())
-                    .map_err(|e| e.to_string())
-            })
-        }
-        Some(Command::Divide { depth, fen }) => {
-            position_from(fen.as_deref()).and_then(|mut pos| {
-                perft::run_divide(&mut pos, depth, &mut out)
-                    .map(|_| ())
-                    .map_err(|e| e.to_string())
-            })
-        }
+        Some(cmd) => run_tool(cmd),
     };
     match result {
         Ok(()) => ExitCode::SUCCESS,
@@ -83,5 +127,69 @@ fn main() -> ExitCode {
             eprintln!("error: {e}");
             ExitCode::from(2)
         }
+    }
+}
+
+fn run_tool(cmd: Command) -> Result<(), String> {
+    let stdout = std::io::stdout();
+    let mut out = stdout.lock();
+    let io = |r: std::io::Result<u64>| r.map(|_| ()).map_err(|e| e.to_string());
+    match cmd {
+        Command::Perft { depth, fen, full } => {
+            let mut pos = position_from(fen.as_deref())?;
+            let counting = if full {
+                LeafCounting::MakeUnmake
+            } else {
+                LeafCounting::Bulk
+            };
+            io(perft::run_perft(&mut pos, depth, counting, &mut out))
+        }
+        Command::Divide { depth, fen } => {
+            let mut pos = position_from(fen.as_deref())?;
+            io(perft::run_divide(&mut pos, depth, &mut out))
+        }
+        Command::Bench { depth } => io(bench::run(depth.clamp(1, 64), &mut out)),
+        Command::Analyse {
+            fen,
+            moves,
+            depth,
+            movetime,
+            threads,
+            hash,
+            multipv,
+        } => {
+            let pos = apply_moves(position_from(fen.as_deref())?, moves.as_deref())?;
+            let limits = match (depth, movetime) {
+                (_, Some(ms)) => Limits::movetime(ms),
+                (Some(d), None) => Limits::depth(d),
+                (None, None) => Limits::depth(14),
+            };
+            let opts = analyse::AnalyseOptions {
+                limits,
+                threads: threads.clamp(1, MAX_THREADS),
+                hash_mb: hash.clamp(1, 65536),
+                multipv,
+            };
+            drop(out);
+            let sink: Arc<Mutex<dyn Write + Send>> = Arc::new(Mutex::new(std::io::stdout()));
+            analyse::run(pos, opts, sink);
+            Ok(())
+        }
+        Command::Timeplan {
+            time,
+            inc,
+            movestogo,
+            session_moves,
+            session_time,
+            moves,
+        } => timeplan::run(
+            &mut out,
+            time,
+            inc,
+            movestogo,
+            session_moves.map(|m| (m, session_time)),
+            moves,
+        )
+        .map_err(|e| e.to_string()),
     }
 }

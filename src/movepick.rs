@@ -1,0 +1,338 @@
+//! Staged move ordering: the hash move first, then winning captures by
+//! victim value and capture history, killers and the counter move, quiet
+//! moves by history, and losing captures last. Moves are generated only when
+//! their stage comes up, so a cutoff by the hash move or a good capture
+//! never pays for generating quiets.
+
+use crate::history::{ContinuationHistory, Histories};
+use crate::movegen::{self, GenKind, MAX_MOVES, MoveList};
+use crate::position::{Position, see_value};
+use crate::types::*;
+
+#[derive(Clone, Copy, PartialEq, Eq, Debug, PartialOrd, Ord)]
+enum Stage {
+    TtMove,
+    GenCaptures,
+    GoodCaptures,
+    Killer1,
+    Killer2,
+    Counter,
+    GenQuiets,
+    Quiets,
+    BadCaptures,
+    Done,
+}
+
+#[derive(Clone, Copy, Default)]
+struct Scored {
+    mv: Move,
+    score: i32,
+}
+
+/// Which search is asking.
+#[derive(Clone, Copy, PartialEq, Eq, Debug)]
+pub enum PickerKind {
+    /// Main search: every move.
+    Main,
+    /// Quiescence: captures only (every evasion when in check).
+    Quiescence,
+}
+
+pub struct MovePicker {
+    stage: Stage,
+    kind: PickerKind,
+    in_check: bool,
+    tt_move: Move,
+    killers: [Move; 2],
+    counter: Move,
+    /// Continuation-history slots of the moves 1, 2 and 4 plies back.
+    cont: [usize; 3],
+    moves: [Scored; MAX_MOVES],
+    len: usize,
+    cur: usize,
+    bad: [Move; MAX_MOVES],
+    bad_len: usize,
+    bad_cur: usize,
+    /// Set by the search to stop yielding quiet moves (late-move pruning).
+    pub skip_quiets: bool,
+}
+
+impl MovePicker {
+    pub fn new(
+        pos: &Position,
+        kind: PickerKind,
+        tt_move: Move,
+        killers: [Move; 2],
+        counter: Move,
+        cont: [usize; 3],
+    ) -> MovePicker {
+        let in_check = pos.in_check();
+        let usable_tt = tt_move.is_some()
+            && pos.is_pseudo_legal(tt_move)
+            && pos.is_legal(tt_move)
+            && (kind == PickerKind::Main || in_check || pos.piece_on(tt_move.to()).is_some());
+        MovePicker {
+            stage: if usable_tt {
+                Stage::TtMove
+            } else {
+                Stage::GenCaptures
+            },
+            kind,
+            in_check,
+            tt_move: if usable_tt { tt_move } else { Move::NONE },
+            killers,
+            counter,
+            cont,
+            moves: [Scored::default(); MAX_MOVES],
+            len: 0,
+            cur: 0,
+            bad: [Move::NONE; MAX_MOVES],
+            bad_len: 0,
+            bad_cur: 0,
+            skip_quiets: false,
+        }
+    }
+
+    /// Whether `m` is a quiet move worth trying from a refutation table.
+    fn usable_quiet(&self, pos: &Position, m: Move) -> bool {
+        m.is_some()
+            && m != self.tt_move
+            && pos.piece_on(m.to()).is_none()
+            && pos.is_pseudo_legal(m)
+            && pos.is_legal(m)
+    }
+
+    fn load(&mut self, list: &MoveList) {
+        self.len = 0;
+        self.cur = 0;
+        for &m in list {
+            if m != self.tt_move {
+                self.moves[self.len] = Scored { mv: m, score: 0 };
+                self.len += 1;
+            }
+        }
+    }
+
+    fn score_captures(&mut self, pos: &Position, h: &Histories) {
+        for s in &mut self.moves[..self.len] {
+            let moved = pos.piece_on(s.mv.from());
+            let victim = pos.piece_on(s.mv.to());
+            s.score = if victim.is_some() {
+                see_value(victim) * 16 + h.captures.get(moved, s.mv.to(), victim.kind()) / 8
+                    - see_value(moved) / 8
+            } else {
+                0
+            };
+        }
+    }
+
+    fn score_quiets(&mut self, pos: &Position, h: &Histories) {
+        let us = pos.side_to_move();
+        for s in &mut self.moves[..self.len] {
+            let pc = pos.piece_on(s.mv.from());
+            let to = s.mv.to();
+            s.score = h.butterfly.get(us, s.mv)
+                + 2 * h.continuation.get(self.cont[0], pc, to)
+                + h.continuation.get(self.cont[1], pc, to)
+                + h.continuation.get(self.cont[2], pc, to) / 2;
+        }
+    }
+
+    /// Evasions: captures by victim value ahead of quiets by history.
+    fn score_evasions(&mut self, pos: &Position, h: &Histories) {
+        let us = pos.side_to_move();
+        for s in &mut self.moves[..self.len] {
+            let pc = pos.piece_on(s.mv.from());
+            let victim = pos.piece_on(s.mv.to());
+            s.score = if victim.is_some() {
+                1 << 24 | (see_value(victim) * 16 - see_value(pc) / 8)
+            } else {
+                h.butterfly.get(us, s.mv) + 2 * h.continuation.get(self.cont[0], pc, s.mv.to())
+            };
+        }
+    }
+
+    fn sort(&mut self) {
+        let v = &mut self.moves[self.cur..self.len];
+        // Insertion sort, descending: lists are short and often nearly sorted.
+        for i in 1..v.len() {
+            let x = v[i];
+            let mut j = i;
+            while j > 0 && v[j - 1].score < x.score {
+                v[j] = v[j - 1];
+                j -= 1;
+            }
+            v[j] = x;
+        }
+    }
+
+    /// The next move to try, or `None` when all are done. Every move
+    /// returned is legal.
+    pub fn next(&mut self, pos: &Position, h: &Histories) -> Option<Move> {
+        loop {
+            match self.stage {
+                Stage::TtMove => {
+                    self.stage = Stage::GenCaptures;
+                    return Some(self.tt_move);
+                }
+                Stage::GenCaptures => {
+                    let mut list = MoveList::new();
+                    if self.in_check {
+                        movegen::evasions(pos, &mut list);
+                        self.load(&list);
+                        self.score_evasions(pos, h);
+                        self.sort();
+                        // Evasions are yielded from the quiet stage's loop.
+                        self.stage = Stage::Quiets;
+                        continue;
+                    }
+                    movegen::generate(pos, GenKind::Captures, &mut list);
+                    self.load(&list);
+                    self.score_captures(pos, h);
+                    self.sort();
+                    self.stage = Stage::GoodCaptures;
+                }
+                Stage::GoodCaptures => {
+                    while self.cur < self.len {
+                        let m = self.moves[self.cur].mv;
+                        self.cur += 1;
+                        if self.kind == PickerKind::Quiescence || pos.see_ge(m, 0) {
+                            return Some(m);
+                        }
+                        self.bad[self.bad_len] = m;
+                        self.bad_len += 1;
+                    }
+                    self.stage = if self.kind == PickerKind::Quiescence {
+                        Stage::Done
+                    } else {
+                        Stage::Killer1
+                    };
+                }
+                Stage::Killer1 => {
+                    self.stage = Stage::Killer2;
+                    let k = self.killers[0];
+                    if !self.skip_quiets && self.usable_quiet(pos, k) {
+                        return Some(k);
+                    }
+                }
+                Stage::Killer2 => {
+                    self.stage = Stage::Counter;
+                    let k = self.killers[1];
+                    if !self.skip_quiets && k != self.killers[0] && self.usable_quiet(pos, k) {
+                        return Some(k);
+                    }
+                }
+                Stage::Counter => {
+                    self.stage = Stage::GenQuiets;
+                    let c = self.counter;
+                    if !self.skip_quiets
+                        && c != self.killers[0]
+                        && c != self.killers[1]
+                        && self.usable_quiet(pos, c)
+                    {
+                        return Some(c);
+                    }
+                }
+                Stage::GenQuiets => {
+                    self.stage = Stage::Quiets;
+                    if self.skip_quiets {
+                        self.len = 0;
+                        self.cur = 0;
+                        continue;
+                    }
+                    let mut list = MoveList::new();
+                    movegen::generate(pos, GenKind::Quiets, &mut list);
+                    self.load(&list);
+                    self.score_quiets(pos, h);
+                    self.sort();
+                }
+                Stage::Quiets => {
+                    while self.cur < self.len {
+                        let m = self.moves[self.cur].mv;
+                        self.cur += 1;
+                        if self.in_check {
+                            return Some(m);
+                        }
+                        if self.skip_quiets {
+                            self.cur = self.len;
+                            break;
+                        }
+                        if m != self.killers[0] && m != self.killers[1] && m != self.counter {
+                            return Some(m);
+                        }
+                    }
+                    self.stage = if self.in_check {
+                        Stage::Done
+                    } else {
+                        Stage::BadCaptures
+                    };
+                }
+                Stage::BadCaptures => {
+                    if self.bad_cur < self.bad_len {
+                        self.bad_cur += 1;
+                        return Some(self.bad[self.bad_cur - 1]);
+                    }
+                    self.stage = Stage::Done;
+                }
+                Stage::Done => return None,
+            }
+        }
+    }
+}
+
+/// The continuation-history slot of a move just played.
+#[inline(always)]
+pub fn cont_slot(moved: Piece, to: Square) -> usize {
+    ContinuationHistory::slot(moved, to)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::history::NULL_SLOT;
+
+    fn all_picked(pos: &Position, kind: PickerKind, tt: Move) -> Vec<Move> {
+        let h = Histories::default();
+        let mut mp = MovePicker::new(pos, kind, tt, [Move::NONE; 2], Move::NONE, [NULL_SLOT; 3]);
+        let mut out = vec![];
+        while let Some(m) = mp.next(pos, &h) {
+            out.push(m);
+        }
+        out
+    }
+
+    #[test]
+    fn yields_every_legal_move_once() {
+        let fens = [
+            crate::position::START_FEN,
+            "r1ba1a3/4kn3/2n1b4/pNp1p1p1p/4c4/6P2/P1P2R2P/1CcC5/9/2BAKAB2 w - - 0 1",
+            "1rbaka2R/5r3/6n2/2p1p1p2/4P1bP1/PpC3Bc1/1nPR2P2/2N2AN2/1c2K1p2/2BAC4 w - - 0 1",
+            "3k5/9/9/9/9/9/9/9/4r4/3K5 w", // in check
+        ];
+        for fen in fens {
+            let pos = Position::from_fen(fen).unwrap();
+            let legal = movegen::legal_moves(&pos);
+            let tt = legal.as_slice()[legal.len() / 2];
+            for t in [Move::NONE, tt, Move::parse("a0a9").unwrap()] {
+                let mut got = all_picked(&pos, PickerKind::Main, t);
+                assert_eq!(got.len(), legal.len(), "{fen}");
+                got.sort_by_key(|m| m.raw());
+                got.dedup();
+                assert_eq!(got.len(), legal.len(), "duplicates in {fen}");
+            }
+            let q = all_picked(&pos, PickerKind::Quiescence, Move::NONE);
+            if pos.in_check() {
+                assert_eq!(q.len(), legal.len());
+            } else {
+                assert!(q.iter().all(|m| pos.piece_on(m.to()).is_some()));
+            }
+        }
+    }
+
+    #[test]
+    fn good_captures_come_before_quiets() {
+        let pos = Position::from_fen("3k5/9/9/9/4r4/9/9/9/4R4/5K3 w").unwrap();
+        let picked = all_picked(&pos, PickerKind::Main, Move::NONE);
+        assert_eq!(picked[0], Move::parse("e1e5").unwrap());
+    }
+}

@@ -1,0 +1,1310 @@
+//! One search thread's work: iterative deepening with aspiration windows,
+//! principal-variation search, quiescence, and the usual pruning and
+//! reduction heuristics. Game results inside the tree (repetitions with the
+//! perpetual check/chase verdicts, the natural move limit) come from
+//! `rules`, never from code of this module's own.
+//!
+//! Threads share the transposition table, the stop flag and their node
+//! counters through `SearchJob`; everything else here is per thread.
+
+use crate::eval;
+use crate::history::{Histories, NULL_SLOT, stat_bonus};
+use crate::movegen::{self, MoveList};
+use crate::movepick::{MovePicker, PickerKind, cont_slot};
+use crate::position::{Position, see_value};
+use crate::rules::{self, RepetitionVerdict, RuleSettings};
+use crate::time::{Limits, TimeManager};
+use crate::tt::TranspositionTable;
+use crate::types::*;
+use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
+use std::sync::{Arc, Mutex};
+use std::time::{Duration, Instant};
+
+/// One line of search output, formatted by the protocol layer.
+#[derive(Clone, Debug, PartialEq)]
+pub enum Report {
+    /// A finished (or, on a fail, partial) iteration for one principal variation.
+    Iteration(IterationInfo),
+    /// The root move being searched (sent at most about once a second).
+    CurrentMove {
+        depth: Depth,
+        mv: Move,
+        number: usize,
+    },
+    /// The search is over.
+    BestMove {
+        best: Option<Move>,
+        ponder: Option<Move>,
+        score: Score,
+        depth: Depth,
+    },
+    /// Free text for the user.
+    Message(String),
+}
+
+#[derive(Clone, Debug, PartialEq)]
+pub struct IterationInfo {
+    pub depth: Depth,
+    pub seldepth: usize,
+    /// 1-based index of the principal variation.
+    pub multipv: usize,
+    pub score: Score,
+    /// `Exact`, or `Lower`/`Upper` when the aspiration window failed.
+    pub bound: Bound,
+    pub nodes: u64,
+    pub nps: u64,
+    pub time_ms: u64,
+    pub hashfull: u32,
+    pub pv: Vec<Move>,
+}
+
+pub type Reporter = Arc<dyn Fn(Report) + Send + Sync>;
+
+/// Node counter of one thread, alone on its cache line.
+#[repr(align(64))]
+#[derive(Default)]
+pub struct NodeCounter(pub AtomicU64);
+
+/// What every thread of one search shares.
+pub struct SearchJob {
+    pub root: Position,
+    pub limits: Limits,
+    /// Root moves allowed (after `banmoves`/`searchmoves`); empty = all.
+    pub root_filter: Vec<Move>,
+    pub multipv: usize,
+    pub rules: RuleSettings,
+    pub tt: Arc<TranspositionTable>,
+    pub stop: AtomicBool,
+    /// True while pondering: time limits wait for `ponderhit`.
+    pub pondering: AtomicBool,
+    pub nodes: Vec<NodeCounter>,
+    pub reporter: Reporter,
+    pub start: Instant,
+    pub move_overhead: u64,
+    /// Per-thread results for the best-thread vote.
+    pub results: Mutex<Vec<Option<ThreadResult>>>,
+    /// Noise amplitude added to root move scores for variety (0 = none).
+    pub root_noise: i32,
+    pub seed: u64,
+    /// When `ponderhit` arrived (the clock's real start).
+    pub ponderhit_at: Mutex<Option<Instant>>,
+}
+
+impl SearchJob {
+    /// A job with default settings: all root moves, one PV, default rules,
+    /// 50 ms move overhead, no root noise.
+    pub fn new(
+        root: Position,
+        limits: Limits,
+        tt: Arc<TranspositionTable>,
+        threads: usize,
+        reporter: Reporter,
+    ) -> SearchJob {
+        let threads = threads.max(1);
+        SearchJob {
+            root,
+            pondering: AtomicBool::new(limits.ponder),
+            limits,
+            root_filter: Vec::new(),
+            multipv: 1,
+            rules: RuleSettings::default(),
+            tt,
+            stop: AtomicBool::new(false),
+            nodes: (0..threads).map(|_| NodeCounter::default()).collect(),
+            reporter,
+            start: Instant::now(),
+            move_overhead: 50,
+            results: Mutex::new(vec![None; threads]),
+            root_noise: 0,
+            seed: 0,
+            ponderhit_at: Mutex::new(None),
+        }
+    }
+
+    pub fn total_nodes(&self) -> u64 {
+        self.nodes.iter().map(|n| n.0.load(Ordering::Relaxed)).sum()
+    }
+
+    pub fn stop(&self) {
+        self.stop.store(true, Ordering::Relaxed);
+    }
+
+    #[inline(always)]
+    pub fn stopped(&self) -> bool {
+        self.stop.load(Ordering::Relaxed)
+    }
+}
+
+/// A thread's answer, for the vote.
+#[derive(Clone, Debug)]
+pub struct ThreadResult {
+    pub best: Move,
+    pub score: Score,
+    pub depth: Depth,
+    pub pv: Vec<Move>,
+}
+
+#[derive(Clone, Debug)]
+pub struct RootMove {
+    pub mv: Move,
+    pub score: Score,
+    pub prev_score: Score,
+    /// Average of recent scores, for aspiration windows.
+    pub avg_score: Score,
+    pub seldepth: usize,
+    pub pv: Vec<Move>,
+    pub bound: Bound,
+}
+
+impl RootMove {
+    fn new(mv: Move) -> RootMove {
+        RootMove {
+            mv,
+            score: -INFINITE,
+            prev_score: -INFINITE,
+            avg_score: -INFINITE,
+            seldepth: 0,
+            pv: vec![mv],
+            bound: Bound::Exact,
+        }
+    }
+}
+
+/// Per-ply search state.
+#[derive(Clone, Copy)]
+struct Frame {
+    mv: Move,
+    cont_slot: usize,
+    static_eval: Score,
+    killers: [Move; 2],
+    excluded: Move,
+    in_check: bool,
+    move_count: i32,
+}
+
+impl Default for Frame {
+    fn default() -> Self {
+        Frame {
+            mv: Move::NONE,
+            cont_slot: NULL_SLOT,
+            static_eval: 0,
+            killers: [Move::NONE; 2],
+            excluded: Move::NONE,
+            in_check: false,
+            move_count: 0,
+        }
+    }
+}
+
+/// Frames before ply 0, so that `ply - 4` is always a valid index.
+const FRAME_OFFSET: usize = 4;
+
+/// Late-move reduction table, `[depth][move number]`, in plies times 1024.
+fn reduction_table() -> Box<[[i32; 64]; 64]> {
+    let mut t = Box::new([[0i32; 64]; 64]);
+    for (d, row) in t.iter_mut().enumerate().skip(1) {
+        for (m, r) in row.iter_mut().enumerate().skip(1) {
+            *r = (1024.0 * (0.4 + (d as f64).ln() * (m as f64).ln() / 2.2)) as i32;
+        }
+    }
+    t
+}
+
+#[derive(Clone, Copy, PartialEq, Eq)]
+enum NodeType {
+    Root,
+    Pv,
+    NonPv,
+}
+
+/// One search thread.
+pub struct Worker {
+    pub id: usize,
+    pub hist: Histories,
+    reductions: Box<[[i32; 64]; 64]>,
+    // Per-search state:
+    pos: Position,
+    frames: Vec<Frame>,
+    pv: Vec<[Move; MAX_PLY + 1]>,
+    pv_len: Vec<usize>,
+    pub root_moves: Vec<RootMove>,
+    nodes: u64,
+    seldepth: usize,
+    root_depth: Depth,
+    pv_idx: usize,
+    pub completed_depth: Depth,
+    best_move_changes: f64,
+    last_currmove_report: Option<Instant>,
+    tm: Option<TimeManager>,
+    nodes_limit: Option<u64>,
+    was_pondering: bool,
+}
+
+impl Worker {
+    pub fn new(id: usize) -> Worker {
+        Worker {
+            id,
+            hist: Histories::default(),
+            reductions: reduction_table(),
+            pos: Position::startpos(),
+            frames: vec![Frame::default(); MAX_PLY + FRAME_OFFSET + 4],
+            pv: vec![[Move::NONE; MAX_PLY + 1]; MAX_PLY + 1],
+            pv_len: vec![0; MAX_PLY + 1],
+            root_moves: Vec::new(),
+            nodes: 0,
+            seldepth: 0,
+            root_depth: 0,
+            pv_idx: 0,
+            completed_depth: 0,
+            best_move_changes: 0.0,
+            last_currmove_report: None,
+            tm: None,
+            nodes_limit: None,
+            was_pondering: false,
+        }
+    }
+
+    pub fn clear_history(&mut self) {
+        self.hist.clear();
+    }
+
+    fn is_main(&self) -> bool {
+        self.id == 0
+    }
+
+    /// Runs iterative deepening for `job` until done or stopped, leaving the
+    /// thread's answer in `job.results`.
+    pub fn run(&mut self, job: &SearchJob) {
+        self.pos = job.root.clone();
+        self.nodes = 0;
+        self.seldepth = 0;
+        self.completed_depth = 0;
+        self.best_move_changes = 0.0;
+        self.last_currmove_report = None;
+        self.frames.fill(Frame::default());
+        self.nodes_limit = job.limits.nodes;
+        self.was_pondering = job.limits.ponder;
+        self.tm = self
+            .is_main()
+            .then(|| TimeManager::new(&job.limits, job.root.fullmove_number(), job.move_overhead));
+        let legal = movegen::legal_moves(&self.pos);
+        self.root_moves = legal
+            .iter()
+            .filter(|m| job.root_filter.is_empty() || job.root_filter.contains(m))
+            .map(|&m| RootMove::new(m))
+            .collect();
+        if self.root_moves.is_empty() {
+            self.publish(job, None);
+            return;
+        }
+        self.iterative_deepening(job);
+        let best = &self.root_moves[0];
+        self.publish(
+            job,
+            Some(ThreadResult {
+                best: best.mv,
+                score: best.score,
+                depth: self.completed_depth,
+                pv: best.pv.clone(),
+            }),
+        );
+    }
+
+    fn publish(&self, job: &SearchJob, r: Option<ThreadResult>) {
+        job.nodes[self.id].0.store(self.nodes, Ordering::Relaxed);
+        if let Ok(mut results) = job.results.lock()
+            && self.id < results.len()
+        {
+            results[self.id] = r;
+        }
+    }
+
+    fn iterative_deepening(&mut self, job: &SearchJob) {
+        let max_depth = job
+            .limits
+            .depth
+            .unwrap_or(MAX_PLY as Depth - 8)
+            .clamp(1, MAX_PLY as Depth - 8);
+        let multipv = job.multipv.clamp(1, self.root_moves.len());
+        let mut last_best = Move::NONE;
+        let mut stable_iterations = 0u32;
+        let mut prev_best_score = -INFINITE;
+        // A lone legal move needs no thought when the clock is running.
+        let single_reply = self.root_moves.len() == 1 && job.limits.uses_clock();
+
+        let mut depth = 0;
+        while depth < max_depth {
+            depth += 1;
+            // Helpers skip some depths so that threads spread over several.
+            if !self.is_main() && skip_depth(self.id, depth) {
+                continue;
+            }
+            self.root_depth = depth;
+            self.best_move_changes *= 0.5;
+            for rm in &mut self.root_moves {
+                rm.prev_score = rm.score;
+            }
+            for pv_idx in 0..multipv {
+                self.pv_idx = pv_idx;
+                self.seldepth = 0;
+                self.aspiration(job, depth);
+                // Keep the searched PV lines in order, the rest after.
+                self.root_moves[..=pv_idx].sort_by_key(|r| std::cmp::Reverse(r.score));
+                if job.stopped() {
+                    break;
+                }
+                if self.is_main() {
+                    self.report_pvs(job, depth, pv_idx + 1);
+                }
+            }
+            if job.stopped() {
+                break;
+            }
+            self.completed_depth = depth;
+
+            if !self.is_main() {
+                continue;
+            }
+            let best = &self.root_moves[0];
+            if let Some(mate) = job.limits.mate
+                && best.score >= MATE_BOUND
+                && MATE - best.score <= 2 * mate as Score
+            {
+                break;
+            }
+            if best.mv == last_best {
+                stable_iterations += 1;
+            } else {
+                stable_iterations = 0;
+                last_best = best.mv;
+            }
+            let drop = if prev_best_score > -INFINITE {
+                prev_best_score - best.score
+            } else {
+                0
+            };
+            prev_best_score = best.score;
+            if single_reply {
+                break;
+            }
+            let pondering = job.pondering.load(Ordering::Relaxed);
+            if let Some(tm) = self.tm.as_mut() {
+                tm.update_stability(self.best_move_changes, drop, stable_iterations);
+                if !pondering && tm.should_stop_after_iteration() {
+                    break;
+                }
+            }
+        }
+    }
+
+    fn aspiration(&mut self, job: &SearchJob, depth: Depth) {
+        let prev = self.root_moves[self.pv_idx].avg_score;
+        let mut delta = 20 + (prev.abs() / 64).min(100);
+        let (mut alpha, mut beta) = if depth >= 4 && prev > -INFINITE {
+            ((prev - delta).max(-INFINITE), (prev + delta).min(INFINITE))
+        } else {
+            (-INFINITE, INFINITE)
+        };
+        loop {
+            let score = self.search(job, NodeType::Root, 0, alpha, beta, depth, false);
+            // Stable sort keeps the previous order among equal scores.
+            self.root_moves[self.pv_idx..].sort_by_key(|r| std::cmp::Reverse(r.score));
+            if job.stopped() {
+                return;
+            }
+            if score <= alpha {
+                beta = (alpha + beta) / 2;
+                alpha = (score - delta).max(-INFINITE);
+                self.root_moves[self.pv_idx].bound = Bound::Upper;
+                self.report_fail(job, depth);
+            } else if score >= beta {
+                beta = (score + delta).min(INFINITE);
+                self.root_moves[self.pv_idx].bound = Bound::Lower;
+                self.report_fail(job, depth);
+            } else {
+                self.root_moves[self.pv_idx].bound = Bound::Exact;
+                let rm = &mut self.root_moves[self.pv_idx];
+                rm.avg_score = if rm.avg_score == -INFINITE {
+                    score
+                } else {
+                    (2 * score + rm.avg_score) / 3
+                };
+                return;
+            }
+            delta += delta / 2;
+        }
+    }
+
+    /// Reports a failed aspiration search once the search has run a while
+    /// (GUIs like to see the score move, but not on every quick re-search).
+    fn report_fail(&self, job: &SearchJob, depth: Depth) {
+        if self.is_main() && job.start.elapsed() > Duration::from_secs(3) {
+            self.report_pvs(job, depth, self.pv_idx + 1);
+        }
+    }
+
+    fn report_pvs(&self, job: &SearchJob, depth: Depth, lines: usize) {
+        let elapsed = job.start.elapsed();
+        let nodes = job.total_nodes().max(self.nodes);
+        let ms = elapsed.as_millis() as u64;
+        let nps = if elapsed.as_secs_f64() > 0.0 {
+            (nodes as f64 / elapsed.as_secs_f64()) as u64
+        } else {
+            0
+        };
+        let hashfull = job.tt.hashfull();
+        for (i, rm) in self.root_moves.iter().take(lines).enumerate() {
+            let (score, d) = if rm.score == -INFINITE {
+                // Not searched at this depth yet: show the last result.
+                (rm.prev_score, (depth - 1).max(1))
+            } else {
+                (rm.score, depth)
+            };
+            if score == -INFINITE {
+                continue;
+            }
+            (job.reporter)(Report::Iteration(IterationInfo {
+                depth: d,
+                seldepth: rm.seldepth.max(d as usize),
+                multipv: i + 1,
+                score,
+                bound: if i == self.pv_idx {
+                    rm.bound
+                } else {
+                    Bound::Exact
+                },
+                nodes,
+                nps,
+                time_ms: ms,
+                hashfull,
+                pv: rm.pv.clone(),
+            }));
+        }
+    }
+
+    /// Called every node: counts it and, on the main thread, checks the
+    /// clock and the node limit every so often.
+    #[inline(always)]
+    fn tick(&mut self, job: &SearchJob) {
+        self.nodes += 1;
+        if self.nodes & 1023 == 0 {
+            job.nodes[self.id].0.store(self.nodes, Ordering::Relaxed);
+            if self.is_main() {
+                self.check_limits(job);
+            }
+        }
+    }
+
+    fn check_limits(&mut self, job: &SearchJob) {
+        if self.root_depth <= 1 {
+            // Always finish depth 1 so there is a move to play.
+            return;
+        }
+        if let Some(limit) = self.nodes_limit
+            && job.total_nodes() >= limit
+        {
+            job.stop();
+        }
+        let pondering = job.pondering.load(Ordering::Relaxed);
+        if self.was_pondering && !pondering {
+            // `ponderhit`: our clock started when it arrived.
+            self.was_pondering = false;
+            let at = job.ponderhit_at.lock().ok().and_then(|t| *t);
+            if let Some(tm) = self.tm.as_mut() {
+                tm.restart_at(at.unwrap_or_else(Instant::now));
+            }
+        }
+        if let Some(tm) = self.tm.as_ref()
+            && !pondering
+            && !job.limits.infinite
+            && tm.out_of_time()
+        {
+            job.stop();
+        }
+    }
+
+    #[inline(always)]
+    fn frame(&self, ply: usize) -> &Frame {
+        &self.frames[ply + FRAME_OFFSET]
+    }
+
+    #[inline(always)]
+    fn frame_mut(&mut self, ply: usize) -> &mut Frame {
+        &mut self.frames[ply + FRAME_OFFSET]
+    }
+
+    /// Score of a draw, with a tiny node-dependent jitter that keeps the
+    /// search from settling for the first repetition it finds.
+    #[inline(always)]
+    fn draw_score(&self) -> Score {
+        1 - (self.nodes & 2) as Score
+    }
+
+    fn update_pv(&mut self, ply: usize, m: Move) {
+        let child_len = if ply < MAX_PLY {
+            self.pv_len[ply + 1]
+        } else {
+            0
+        };
+        self.pv[ply][0] = m;
+        for i in 0..child_len.min(MAX_PLY - 1) {
+            self.pv[ply][i + 1] = self.pv[ply + 1][i];
+        }
+        self.pv_len[ply] = child_len.min(MAX_PLY - 1) + 1;
+    }
+
+    /// Game-rule results at a non-root node: repetition verdicts and the
+    /// natural move limit.
+    fn rule_result(&mut self, job: &SearchJob, ply: usize) -> Option<Score> {
+        if let Some(v) = rules::repetition_verdict(&mut self.pos) {
+            return Some(match v {
+                RepetitionVerdict::Draw => self.draw_score(),
+                RepetitionVerdict::SideToMoveWins => MATE - ply as Score,
+                RepetitionVerdict::SideToMoveLoses => -(MATE - ply as Score),
+            });
+        }
+        if rules::move_limit_reached(&self.pos, &job.rules) {
+            // Mate on the move that reaches the limit still counts.
+            return Some(if movegen::has_legal_move(&self.pos) {
+                self.draw_score()
+            } else {
+                -(MATE - ply as Score)
+            });
+        }
+        None
+    }
+
+    #[allow(clippy::too_many_arguments)]
+    fn search(
+        &mut self,
+        job: &SearchJob,
+        nt: NodeType,
+        ply: usize,
+        mut alpha: Score,
+        mut beta: Score,
+        depth: Depth,
+        cut_node: bool,
+    ) -> Score {
+        let root = nt == NodeType::Root;
+        let pv_node = nt != NodeType::NonPv;
+        if depth <= 0 {
+            return self.qsearch(job, pv_node, ply, alpha, beta);
+        }
+        self.tick(job);
+        if pv_node {
+            self.pv_len[ply] = 0;
+            self.seldepth = self.seldepth.max(ply + 1);
+        }
+        if job.stopped() {
+            return 0;
+        }
+        let in_check = self.pos.in_check();
+        if !root {
+            if let Some(s) = self.rule_result(job, ply) {
+                return s;
+            }
+            if ply >= MAX_PLY - 4 {
+                return if in_check {
+                    0
+                } else {
+                    eval::evaluate(&self.pos)
+                };
+            }
+            // Mate distance pruning: no result here beats a shorter mate.
+            alpha = alpha.max(-(MATE - ply as Score));
+            beta = beta.min(MATE - ply as Score - 1);
+            if alpha >= beta {
+                return alpha;
+            }
+        }
+
+        let excluded = self.frame(ply).excluded;
+        let key = self.pos.key()
+            ^ if excluded.is_some() {
+                excluded.raw() as u64 * 0x9e37_79b9_7f4a_7c15
+            } else {
+                0
+            };
+        let tt_hit = job.tt.probe(key, ply);
+        let tt_move = if root {
+            self.root_moves[self.pv_idx].mv
+        } else {
+            tt_hit.map_or(Move::NONE, |h| h.mv)
+        };
+        let tt_pv = pv_node || tt_hit.is_some_and(|h| h.pv);
+        if !pv_node
+            && let Some(h) = tt_hit
+            && h.depth >= depth
+            && h.score != -INFINITE
+            && match h.bound {
+                Bound::Exact => true,
+                Bound::Lower => h.score >= beta,
+                Bound::Upper => h.score <= alpha,
+                Bound::None => false,
+            }
+            // Near the move limit, stored scores may not account for it.
+            && self.pos.rule60() < 2 * job.rules.move_limit - 20
+        {
+            if h.score >= beta && h.mv.is_some() && self.pos.piece_on(h.mv.to()).is_none() {
+                self.update_quiet_stats(ply, h.mv, &[], stat_bonus(depth));
+            }
+            return h.score;
+        }
+
+        // Static evaluation.
+        let (static_eval, eval) = if in_check {
+            (-INFINITE, -INFINITE)
+        } else {
+            let se = match tt_hit {
+                Some(h) if h.eval != -INFINITE && h.eval.abs() < MATE_BOUND => h.eval,
+                _ => eval::evaluate(&self.pos),
+            };
+            let mut e = se;
+            if let Some(h) = tt_hit
+                && h.score.abs() < MATE_BOUND
+                && match h.bound {
+                    Bound::Exact => true,
+                    Bound::Lower => h.score > se,
+                    Bound::Upper => h.score < se,
+                    Bound::None => false,
+                }
+            {
+                e = h.score;
+            }
+            (se, e)
+        };
+        {
+            let f = self.frame_mut(ply);
+            f.static_eval = static_eval;
+            f.in_check = in_check;
+            f.move_count = 0;
+        }
+        self.frame_mut(ply + 1).killers = [Move::NONE; 2];
+        self.frame_mut(ply + 2).killers = [Move::NONE; 2];
+        let improving = !in_check && ply >= 2 && {
+            let two = self.frames[ply + FRAME_OFFSET - 2].static_eval;
+            two != -INFINITE && static_eval > two
+        };
+
+        if !in_check && !root && excluded == Move::NONE {
+            // Reverse futility: far above beta at low depth, cut.
+            if !pv_node
+                && depth <= 8
+                && eval.abs() < MATE_BOUND
+                && eval - futility_margin(depth, improving) >= beta
+            {
+                return (eval + beta) / 2;
+            }
+            // Razoring: hopelessly below alpha, see if captures save it.
+            if !pv_node && depth <= 3 && eval + 250 + 200 * depth * depth < alpha {
+                let v = self.qsearch(job, false, ply, alpha - 1, alpha);
+                if v < alpha {
+                    return v;
+                }
+            }
+            // Null move: only with a chariot, horse or cannon to move, since
+            // xiangqi end games of advisors, elephants and pawns are full of
+            // zugzwang.
+            if !pv_node
+                && cut_node
+                && depth >= 3
+                && eval >= beta
+                && static_eval >= beta - 20 * depth + 200
+                && self.frames[ply + FRAME_OFFSET - 1].mv != Move::NULL
+                && self.pos.has_major_pieces(self.pos.side_to_move())
+                && beta.abs() < MATE_BOUND
+            {
+                let r = 3 + depth / 4 + ((eval - beta) / 200).min(3);
+                self.frame_mut(ply).mv = Move::NULL;
+                self.frame_mut(ply).cont_slot = NULL_SLOT;
+                self.pos.make_null_move();
+                let v = -self.search(
+                    job,
+                    NodeType::NonPv,
+                    ply + 1,
+                    -beta,
+                    -beta + 1,
+                    depth - r,
+                    false,
+                );
+                self.pos.unmake_null_move();
+                if job.stopped() {
+                    return 0;
+                }
+                if v >= beta {
+                    return if v >= MATE_BOUND { beta } else { v };
+                }
+            }
+        }
+
+        // Internal iterative reduction: without a hash move this node was
+        // probably not worth much before; search it shallower.
+        let mut depth = depth;
+        if !root && tt_move == Move::NONE && depth >= 4 && (pv_node || cut_node) {
+            depth -= 1;
+        }
+
+        let cont = [
+            self.frames[ply + FRAME_OFFSET - 1].cont_slot,
+            self.frames[ply + FRAME_OFFSET - 2].cont_slot,
+            self.frames[ply + FRAME_OFFSET - 4].cont_slot,
+        ];
+        let prev_move = self.frames[ply + FRAME_OFFSET - 1].mv;
+        let counter = if prev_move.is_some() {
+            let pc = self.pos.piece_on(prev_move.to());
+            if pc.is_some() {
+                self.hist.counters.get(pc, prev_move.to())
+            } else {
+                Move::NONE
+            }
+        } else {
+            Move::NONE
+        };
+        let killers = self.frame(ply).killers;
+        let mut picker =
+            MovePicker::new(&self.pos, PickerKind::Main, tt_move, killers, counter, cont);
+        let mut root_index = self.pv_idx;
+
+        let mut best_score = -INFINITE;
+        let mut best_move = Move::NONE;
+        let mut move_count = 0;
+        let mut quiets_tried = MoveList::new();
+        let mut captures_tried = MoveList::new();
+        let us = self.pos.side_to_move();
+
+        loop {
+            let m = if root {
+                if root_index >= self.root_moves.len() {
+                    break;
+                }
+                root_index += 1;
+                self.root_moves[root_index - 1].mv
+            } else {
+                match picker.next(&self.pos, &self.hist) {
+                    Some(m) => m,
+                    None => break,
+                }
+            };
+            if m == excluded {
+                continue;
+            }
+            move_count += 1;
+            self.frame_mut(ply).move_count = move_count;
+            if root && self.is_main() && job.start.elapsed() > Duration::from_millis(1000) {
+                let now = Instant::now();
+                if self
+                    .last_currmove_report
+                    .is_none_or(|t| now.duration_since(t) >= Duration::from_millis(1000))
+                {
+                    self.last_currmove_report = Some(now);
+                    (job.reporter)(Report::CurrentMove {
+                        depth,
+                        mv: m,
+                        number: move_count as usize + self.pv_idx,
+                    });
+                }
+            }
+            let moved = self.pos.piece_on(m.from());
+            let captured = self.pos.piece_on(m.to());
+            let is_capture = captured.is_some();
+            let gives_check = self.pos.gives_check(m);
+            let hist_score = if is_capture {
+                0
+            } else {
+                self.hist.butterfly.get(us, m)
+                    + self.hist.continuation.get(cont[0], moved, m.to())
+                    + self.hist.continuation.get(cont[1], moved, m.to())
+            };
+
+            // Shallow-depth pruning, once a non-losing score is in hand.
+            if !root && best_score > -MATE_BOUND && self.pos.has_major_pieces(us) {
+                let r = self.reduction(depth, move_count, improving);
+                let lmr_depth = (depth - 1 - r / 1024).max(0);
+                if !is_capture && !gives_check {
+                    if move_count >= late_move_limit(depth, improving) {
+                        picker.skip_quiets = true;
+                        continue;
+                    }
+                    if !in_check
+                        && lmr_depth <= 8
+                        && static_eval + 120 + 110 * lmr_depth + hist_score / 64 <= alpha
+                    {
+                        continue;
+                    }
+                    if lmr_depth <= 4 && hist_score < -3500 * depth {
+                        continue;
+                    }
+                    if !self.pos.see_ge(m, -25 * lmr_depth * lmr_depth) {
+                        continue;
+                    }
+                } else if depth <= 8 && !self.pos.see_ge(m, -160 * depth) {
+                    continue;
+                }
+            }
+
+            // Check extension, bounded so that perpetual-check lines
+            // cannot grow the tree without end.
+            let extension = if gives_check && (ply as Depth) < 2 * self.root_depth {
+                1
+            } else {
+                0
+            };
+            let new_depth = depth - 1 + extension;
+
+            {
+                let f = self.frame_mut(ply);
+                f.mv = m;
+                f.cont_slot = cont_slot(moved, m.to());
+            }
+            self.pos.make_move(m);
+            job.tt.prefetch(self.pos.key());
+
+            let mut score;
+            if depth >= 2 && move_count > 1 + root as i32 && (!is_capture || cut_node) {
+                let mut r = self.reduction(depth, move_count, improving);
+                if !pv_node {
+                    r += 1024;
+                }
+                if cut_node {
+                    r += 1024;
+                }
+                if tt_pv {
+                    r -= 1024;
+                }
+                if m == killers[0] || m == killers[1] || m == counter {
+                    r -= 1024;
+                }
+                if gives_check {
+                    r -= 512;
+                }
+                r -= hist_score * 1024 / 12_000;
+                let reduced = (new_depth - r / 1024).clamp(1, new_depth.max(1));
+                score = -self.search(
+                    job,
+                    NodeType::NonPv,
+                    ply + 1,
+                    -alpha - 1,
+                    -alpha,
+                    reduced,
+                    true,
+                );
+                if score > alpha && reduced < new_depth {
+                    score = -self.search(
+                        job,
+                        NodeType::NonPv,
+                        ply + 1,
+                        -alpha - 1,
+                        -alpha,
+                        new_depth,
+                        !cut_node,
+                    );
+                }
+            } else if !pv_node || move_count > 1 {
+                score = -self.search(
+                    job,
+                    NodeType::NonPv,
+                    ply + 1,
+                    -alpha - 1,
+                    -alpha,
+                    new_depth,
+                    !cut_node,
+                );
+            } else {
+                score = alpha + 1; // force the full-window search below
+            }
+            if pv_node && (move_count == 1 || (score > alpha && (root || score < beta))) {
+                score = -self.search(job, NodeType::Pv, ply + 1, -beta, -alpha, new_depth, false);
+            }
+            self.pos.unmake_move();
+            if job.stopped() {
+                return 0;
+            }
+
+            if root {
+                let seldepth = self.seldepth;
+                let noise = job.root_noise;
+                let seed = job.seed;
+                let idx = self.root_moves.iter().position(|r| r.mv == m).unwrap_or(0);
+                let child_len = self.pv_len[ply + 1];
+                let child: Vec<Move> = self.pv[ply + 1][..child_len].to_vec();
+                let rm = &mut self.root_moves[idx];
+                if move_count == 1 || score > alpha {
+                    rm.score = score + root_noise(noise, seed, m);
+                    rm.seldepth = seldepth;
+                    rm.pv.clear();
+                    rm.pv.push(m);
+                    rm.pv.extend_from_slice(&child);
+                    if move_count > 1 {
+                        self.best_move_changes += 1.0;
+                    }
+                } else {
+                    rm.score = -INFINITE;
+                }
+            }
+
+            if score > best_score {
+                best_score = score;
+                if score > alpha {
+                    best_move = m;
+                    if pv_node && !root {
+                        self.update_pv(ply, m);
+                    }
+                    if score >= beta {
+                        break;
+                    }
+                    alpha = score;
+                }
+            }
+            if m != best_move {
+                if is_capture {
+                    captures_tried.push(m);
+                } else {
+                    quiets_tried.push(m);
+                }
+            }
+        }
+
+        if move_count == 0 {
+            // No legal move: mate or stalemate, both lost in xiangqi.
+            return if excluded.is_some() {
+                alpha
+            } else {
+                -(MATE - ply as Score)
+            };
+        }
+
+        if best_move.is_some() {
+            let bonus = stat_bonus(depth);
+            if self.pos.piece_on(best_move.to()).is_none() {
+                self.update_quiet_stats(ply, best_move, quiets_tried.as_slice(), bonus);
+            } else {
+                let pc = self.pos.piece_on(best_move.from());
+                let cap = self.pos.piece_on(best_move.to());
+                self.hist
+                    .captures
+                    .update(pc, best_move.to(), cap.kind(), bonus);
+            }
+            for &c in captures_tried.as_slice() {
+                let pc = self.pos.piece_on(c.from());
+                let cap = self.pos.piece_on(c.to());
+                if cap.is_some() {
+                    self.hist.captures.update(pc, c.to(), cap.kind(), -bonus);
+                }
+            }
+        }
+
+        let skip_store = excluded.is_some() || (root && self.pv_idx > 0);
+        if !skip_store {
+            let bound = if best_score >= beta {
+                Bound::Lower
+            } else if pv_node && best_move.is_some() {
+                Bound::Exact
+            } else {
+                Bound::Upper
+            };
+            job.tt.store(
+                key,
+                ply,
+                best_move,
+                best_score,
+                static_eval,
+                depth,
+                bound,
+                tt_pv,
+            );
+        }
+        best_score
+    }
+
+    fn update_quiet_stats(&mut self, ply: usize, best: Move, others: &[Move], bonus: i32) {
+        let us = self.pos.side_to_move();
+        let f = self.frame_mut(ply);
+        if f.killers[0] != best {
+            f.killers[1] = f.killers[0];
+            f.killers[0] = best;
+        }
+        let slots = [
+            self.frames[ply + FRAME_OFFSET - 1].cont_slot,
+            self.frames[ply + FRAME_OFFSET - 2].cont_slot,
+            self.frames[ply + FRAME_OFFSET - 4].cont_slot,
+        ];
+        let pc = self.pos.piece_on(best.from());
+        self.hist.butterfly.update(us, best, bonus);
+        for s in slots {
+            self.hist.continuation.update(s, pc, best.to(), bonus);
+        }
+        for &m in others {
+            let p = self.pos.piece_on(m.from());
+            self.hist.butterfly.update(us, m, -bonus);
+            for s in slots {
+                self.hist.continuation.update(s, p, m.to(), -bonus);
+            }
+        }
+        let prev = self.frames[ply + FRAME_OFFSET - 1].mv;
+        if prev.is_some() {
+            let prev_pc = self.pos.piece_on(prev.to());
+            if prev_pc.is_some() {
+                self.hist.counters.set(prev_pc, prev.to(), best);
+            }
+        }
+    }
+
+    #[inline(always)]
+    fn reduction(&self, depth: Depth, move_count: i32, improving: bool) -> i32 {
+        let r = self.reductions[(depth as usize).min(63)][(move_count as usize).min(63)];
+        if improving { r } else { r + 512 }
+    }
+
+    fn qsearch(
+        &mut self,
+        job: &SearchJob,
+        pv_node: bool,
+        ply: usize,
+        mut alpha: Score,
+        beta: Score,
+    ) -> Score {
+        self.tick(job);
+        if pv_node {
+            self.pv_len[ply] = 0;
+            self.seldepth = self.seldepth.max(ply + 1);
+        }
+        if job.stopped() {
+            return 0;
+        }
+        let in_check = self.pos.in_check();
+        if self.pos.rule60() >= 4
+            && let Some(s) = self.rule_result(job, ply)
+        {
+            return s;
+        }
+        if ply >= MAX_PLY - 4 {
+            return if in_check {
+                0
+            } else {
+                eval::evaluate(&self.pos)
+            };
+        }
+        let key = self.pos.key();
+        let tt_hit = job.tt.probe(key, ply);
+        if !pv_node
+            && let Some(h) = tt_hit
+            && match h.bound {
+                Bound::Exact => true,
+                Bound::Lower => h.score >= beta,
+                Bound::Upper => h.score <= alpha,
+                Bound::None => false,
+            }
+        {
+            return h.score;
+        }
+        let mut best_score;
+        let static_eval;
+        if in_check {
+            best_score = -INFINITE;
+            static_eval = -INFINITE;
+        } else {
+            static_eval = match tt_hit {
+                Some(h) if h.eval != -INFINITE && h.eval.abs() < MATE_BOUND => h.eval,
+                _ => eval::evaluate(&self.pos),
+            };
+            best_score = static_eval;
+            if let Some(h) = tt_hit
+                && h.score.abs() < MATE_BOUND
+                && match h.bound {
+                    Bound::Exact => true,
+                    Bound::Lower => h.score > best_score,
+                    Bound::Upper => h.score < best_score,
+                    Bound::None => false,
+                }
+            {
+                best_score = h.score;
+            }
+            if best_score >= beta {
+                if tt_hit.is_none() {
+                    job.tt.store(
+                        key,
+                        ply,
+                        Move::NONE,
+                        best_score,
+                        static_eval,
+                        -1,
+                        Bound::Lower,
+                        false,
+                    );
+                }
+                return best_score;
+            }
+            alpha = alpha.max(best_score);
+        }
+        let tt_move = tt_hit.map_or(Move::NONE, |h| h.mv);
+        let cont = [
+            self.frames[ply + FRAME_OFFSET - 1].cont_slot,
+            self.frames[ply + FRAME_OFFSET - 2].cont_slot,
+            NULL_SLOT,
+        ];
+        let mut picker = MovePicker::new(
+            &self.pos,
+            PickerKind::Quiescence,
+            tt_move,
+            [Move::NONE; 2],
+            Move::NONE,
+            cont,
+        );
+        let mut best_move = Move::NONE;
+        let mut move_count = 0;
+        while let Some(m) = picker.next(&self.pos, &self.hist) {
+            move_count += 1;
+            let captured = self.pos.piece_on(m.to());
+            if !in_check && best_score > -MATE_BOUND {
+                // Delta pruning: even winning this piece cannot reach alpha.
+                if static_eval + see_value(captured) + 200 <= alpha && !self.pos.gives_check(m) {
+                    best_score = best_score.max(static_eval + see_value(captured) + 200);
+                    continue;
+                }
+                if !self.pos.see_ge(m, 0) {
+                    continue;
+                }
+            }
+            let moved = self.pos.piece_on(m.from());
+            {
+                let f = self.frame_mut(ply);
+                f.mv = m;
+                f.cont_slot = cont_slot(moved, m.to());
+            }
+            self.pos.make_move(m);
+            job.tt.prefetch(self.pos.key());
+            let score = -self.qsearch(job, pv_node, ply + 1, -beta, -alpha);
+            self.pos.unmake_move();
+            if job.stopped() {
+                return 0;
+            }
+            if score > best_score {
+                best_score = score;
+                if score > alpha {
+                    best_move = m;
+                    if pv_node {
+                        self.update_pv(ply, m);
+                    }
+                    if score >= beta {
+                        break;
+                    }
+                    alpha = score;
+                }
+            }
+        }
+        if in_check && move_count == 0 {
+            return -(MATE - ply as Score);
+        }
+        let bound = if best_score >= beta {
+            Bound::Lower
+        } else {
+            Bound::Upper
+        };
+        job.tt.store(
+            key,
+            ply,
+            best_move,
+            best_score,
+            static_eval,
+            0,
+            bound,
+            false,
+        );
+        best_score
+    }
+}
+
+/// Margin for reverse futility pruning.
+#[inline(always)]
+fn futility_margin(depth: Depth, improving: bool) -> Score {
+    (110 - 40 * improving as Score) * depth
+}
+
+/// Quiet moves after this many are not searched at low depth.
+#[inline(always)]
+fn late_move_limit(depth: Depth, improving: bool) -> i32 {
+    let base = 3 + depth * depth;
+    if improving { base } else { base / 2 + 1 }
+}
+
+/// Helper threads skip some depths (the pattern Stockfish once used) so
+/// that threads spread over neighbouring depths instead of all searching
+/// the same tree in step.
+fn skip_depth(id: usize, depth: Depth) -> bool {
+    const SIZE: [i32; 20] = [1, 1, 2, 2, 2, 2, 3, 3, 3, 3, 3, 3, 4, 4, 4, 4, 4, 4, 4, 4];
+    const PHASE: [i32; 20] = [0, 1, 0, 1, 2, 3, 0, 1, 2, 3, 4, 5, 0, 1, 2, 3, 4, 5, 6, 7];
+    let i = (id - 1) % 20;
+    ((depth + PHASE[i]) / SIZE[i]) % 2 != 0
+}
+
+/// Deterministic per-move noise in `[-amp, amp]` for variety at the root.
+fn root_noise(amp: i32, seed: u64, m: Move) -> Score {
+    if amp == 0 {
+        return 0;
+    }
+    let mut x = seed ^ (m.raw() as u64).wrapping_mul(0x9e37_79b9_7f4a_7c15);
+    x ^= x >> 29;
+    x = x.wrapping_mul(0xbf58_476d_1ce4_e5b9);
+    x ^= x >> 32;
+    (x % (2 * amp as u64 + 1)) as Score - amp
+}
+
+/// Picks the answer among threads: each thread votes for its best move with
+/// a weight growing with its depth and its score's margin over the worst
+/// thread's; a found mate wins outright.
+pub fn vote(results: &[ThreadResult]) -> Option<&ThreadResult> {
+    let min_score = results.iter().map(|r| r.score).min()?;
+    let mut votes: Vec<(Move, i64)> = Vec::new();
+    for r in results {
+        let w = (r.score - min_score + 14) as i64 * r.depth.max(1) as i64;
+        match votes.iter_mut().find(|(m, _)| *m == r.best) {
+            Some(v) => v.1 += w,
+            None => votes.push((r.best, w)),
+        }
+    }
+    let weight = |r: &ThreadResult| votes.iter().find(|(m, _)| *m == r.best).map_or(0, |v| v.1);
+    let mut best = &results[0];
+    for r in &results[1..] {
+        let better = if best.score >= MATE_BOUND || r.score >= MATE_BOUND {
+            r.score > best.score
+        } else {
+            weight(r) > weight(best) || (weight(r) == weight(best) && r.depth > best.depth)
+        };
+        if better {
+            best = r;
+        }
+    }
+    Some(best)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn vote_prefers_agreement_and_mates() {
+        let m1 = Move::parse("h2e2").unwrap();
+        let m2 = Move::parse("b2e2").unwrap();
+        let r = |m, score, depth| ThreadResult {
+            best: m,
+            score,
+            depth,
+            pv: vec![m],
+        };
+        let rs = vec![r(m1, 30, 10), r(m2, 35, 10), r(m2, 34, 10)];
+        assert_eq!(vote(&rs).unwrap().best, m2);
+        let rs = vec![r(m1, 30, 10), r(m2, MATE - 5, 6)];
+        assert_eq!(vote(&rs).unwrap().best, m2);
+    }
+
+    #[test]
+    fn root_noise_is_bounded_and_deterministic() {
+        let m = Move::parse("h2e2").unwrap();
+        for seed in 0..100 {
+            let n = root_noise(10, seed, m);
+            assert!((-10..=10).contains(&n));
+            assert_eq!(n, root_noise(10, seed, m));
+        }
+        assert_eq!(root_noise(0, 5, m), 0);
+    }
+}

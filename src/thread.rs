@@ -1,0 +1,233 @@
+//! Lazy SMP: a pool of persistent search threads that all search the same
+//! root over one shared transposition table, each with its own histories.
+//! Thread 0 is the main thread: it keeps time, reports progress, and when
+//! it finishes it stops the helpers, holds the best-thread vote and sends
+//! the final `BestMove` report.
+
+use crate::search::{self, Report, SearchJob, Worker};
+use crossbeam_channel::{Receiver, Sender, unbounded};
+use std::sync::atomic::{AtomicUsize, Ordering};
+use std::sync::{Arc, Condvar, Mutex};
+use std::thread::JoinHandle;
+use std::time::Duration;
+
+pub const MAX_THREADS: usize = 256;
+
+/// Search threads get a large stack: the search recurses up to MAX_PLY.
+const STACK_SIZE: usize = 16 * 1024 * 1024;
+
+enum Msg {
+    Search(Arc<SearchJob>, Arc<Completion>),
+    ClearHistory(Arc<Completion>),
+    Quit,
+}
+
+/// Counts down running threads and wakes waiters when the job is over.
+struct Completion {
+    running: AtomicUsize,
+    finished: Mutex<bool>,
+    cvar: Condvar,
+}
+
+impl Completion {
+    fn new(n: usize) -> Arc<Completion> {
+        Arc::new(Completion {
+            running: AtomicUsize::new(n),
+            finished: Mutex::new(false),
+            cvar: Condvar::new(),
+        })
+    }
+
+    fn finish(&self) {
+        if let Ok(mut f) = self.finished.lock() {
+            *f = true;
+        }
+        self.cvar.notify_all();
+    }
+
+    fn wait(&self) {
+        let Ok(mut f) = self.finished.lock() else {
+            return;
+        };
+        while !*f {
+            f = match self.cvar.wait(f) {
+                Ok(g) => g,
+                Err(_) => return,
+            };
+        }
+    }
+
+    fn is_finished(&self) -> bool {
+        self.finished.lock().map(|f| *f).unwrap_or(true)
+    }
+}
+
+pub struct ThreadPool {
+    senders: Vec<Sender<Msg>>,
+    handles: Vec<JoinHandle<()>>,
+    current: Option<(Arc<SearchJob>, Arc<Completion>)>,
+}
+
+impl ThreadPool {
+    pub fn new(threads: usize) -> ThreadPool {
+        let n = threads.clamp(1, MAX_THREADS);
+        let mut senders = Vec::with_capacity(n);
+        let mut handles = Vec::with_capacity(n);
+        for id in 0..n {
+            let (tx, rx) = unbounded();
+            senders.push(tx);
+            let h = std::thread::Builder::new()
+                .name(format!("search-{id}"))
+                .stack_size(STACK_SIZE)
+                .spawn(move || thread_main(id, rx))
+                .expect("spawning a search thread");
+            handles.push(h);
+        }
+        ThreadPool {
+            senders,
+            handles,
+            current: None,
+        }
+    }
+
+    pub fn size(&self) -> usize {
+        self.senders.len()
+    }
+
+    /// Starts `job` on every thread and returns at once. A search still
+    /// running is stopped first.
+    pub fn start(&mut self, job: SearchJob) -> Arc<SearchJob> {
+        self.stop_and_wait();
+        let job = Arc::new(job);
+        let done = Completion::new(self.size());
+        for tx in &self.senders {
+            let _ = tx.send(Msg::Search(job.clone(), done.clone()));
+        }
+        self.current = Some((job.clone(), done));
+        job
+    }
+
+    pub fn current_job(&self) -> Option<&Arc<SearchJob>> {
+        self.current.as_ref().map(|(j, _)| j)
+    }
+
+    /// Whether a search is running (its `BestMove` not yet sent).
+    pub fn is_searching(&self) -> bool {
+        self.current.as_ref().is_some_and(|(_, d)| !d.is_finished())
+    }
+
+    /// Asks the current search to stop; its `BestMove` follows shortly.
+    pub fn stop(&self) {
+        if let Some((job, _)) = &self.current {
+            job.stop();
+        }
+    }
+
+    /// The predicted move was played: the clock starts now.
+    pub fn ponderhit(&self) {
+        if let Some((job, _)) = &self.current {
+            if let Ok(mut t) = job.ponderhit_at.lock() {
+                *t = Some(std::time::Instant::now());
+            }
+            job.pondering.store(false, Ordering::Release);
+        }
+    }
+
+    /// Blocks until the current search has sent its `BestMove`.
+    pub fn wait(&self) {
+        if let Some((_, done)) = &self.current {
+            done.wait();
+        }
+    }
+
+    pub fn stop_and_wait(&mut self) {
+        self.stop();
+        self.wait();
+    }
+
+    /// Clears every thread's history tables (on a new game).
+    pub fn clear_history(&mut self) {
+        self.stop_and_wait();
+        let done = Completion::new(self.size());
+        for tx in &self.senders {
+            let _ = tx.send(Msg::ClearHistory(done.clone()));
+        }
+        done.wait();
+    }
+}
+
+impl Drop for ThreadPool {
+    fn drop(&mut self) {
+        self.stop_and_wait();
+        for tx in &self.senders {
+            let _ = tx.send(Msg::Quit);
+        }
+        for h in self.handles.drain(..) {
+            let _ = h.join();
+        }
+    }
+}
+
+fn thread_main(id: usize, rx: Receiver<Msg>) {
+    let mut worker = Worker::new(id);
+    while let Ok(msg) = rx.recv() {
+        match msg {
+            Msg::Quit => break,
+            Msg::ClearHistory(done) => {
+                worker.clear_history();
+                if done.running.fetch_sub(1, Ordering::AcqRel) == 1 {
+                    done.finish();
+                }
+            }
+            Msg::Search(job, done) => {
+                worker.run(&job);
+                if id == 0 {
+                    finish_main(&job, &done);
+                } else {
+                    done.running.fetch_sub(1, Ordering::AcqRel);
+                }
+            }
+        }
+    }
+}
+
+/// The main thread's epilogue: honour ponder/infinite, stop the helpers,
+/// vote, report the move, and release waiters.
+fn finish_main(job: &SearchJob, done: &Completion) {
+    // In infinite or ponder mode the move may only be sent after `stop`
+    // (or, when pondering on a finite search, after `ponderhit`).
+    while !job.stopped() {
+        let pondering = job.pondering.load(Ordering::Acquire);
+        if !job.limits.infinite && !pondering {
+            break;
+        }
+        std::thread::sleep(Duration::from_micros(500));
+    }
+    job.stop();
+    // Wait for the helpers (they stop within microseconds of the flag).
+    while done.running.load(Ordering::Acquire) > 1 {
+        std::thread::yield_now();
+    }
+    done.running.store(0, Ordering::Release);
+    let results: Vec<search::ThreadResult> = job
+        .results
+        .lock()
+        .map(|r| r.iter().flatten().cloned().collect())
+        .unwrap_or_default();
+    let report = match search::vote(&results) {
+        Some(best) => Report::BestMove {
+            best: Some(best.best),
+            ponder: best.pv.get(1).copied(),
+            score: best.score,
+            depth: best.depth,
+        },
+        None => Report::BestMove {
+            best: None,
+            ponder: None,
+            score: 0,
+            depth: 0,
+        },
+    };
+    (job.reporter)(report);
+    done.finish();
+}

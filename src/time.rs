@@ -1,0 +1,295 @@
+//! Search limits and the time budget.
+//!
+//! The time manager turns a clock into two numbers: an *optimum* (soft) time,
+//! which iterative deepening scales up or down by how settled the search is
+//! and stops after, and a *maximum* (hard) time at which the search is cut off
+//! mid-iteration. Both are measured from the moment the clock starts (the
+//! `go`, or the `ponderhit` when pondering) and always leave the move
+//! overhead and a safety margin on the clock.
+
+use std::time::{Duration, Instant};
+
+/// What the host said about the clock, all in milliseconds.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Default)]
+pub struct Clock {
+    /// Time left on our clock.
+    pub time: u64,
+    /// Fischer increment per move.
+    pub increment: u64,
+    /// Moves until the next time control (`None`: sudden death or increment).
+    pub moves_to_go: Option<u32>,
+}
+
+/// Everything that can bound a search.
+#[derive(Clone, Debug, PartialEq, Eq, Default)]
+pub struct Limits {
+    pub depth: Option<i32>,
+    pub nodes: Option<u64>,
+    /// Fixed time per move, milliseconds.
+    pub movetime: Option<u64>,
+    /// Search for a mate in this many moves (UCI `go mate`): stops once found.
+    pub mate: Option<u32>,
+    pub clock: Option<Clock>,
+    /// Search until told to stop.
+    pub infinite: bool,
+    /// Pondering: the clock starts at `ponderhit`.
+    pub ponder: bool,
+}
+
+impl Limits {
+    pub fn depth(d: i32) -> Limits {
+        Limits {
+            depth: Some(d),
+            ..Limits::default()
+        }
+    }
+
+    pub fn movetime(ms: u64) -> Limits {
+        Limits {
+            movetime: Some(ms),
+            ..Limits::default()
+        }
+    }
+
+    /// Whether anything but an explicit stop ends this search.
+    pub fn is_finite(&self) -> bool {
+        !self.infinite
+            && (self.depth.is_some()
+                || self.nodes.is_some()
+                || self.movetime.is_some()
+                || self.clock.is_some()
+                || self.mate.is_some())
+    }
+
+    /// Whether the search stops on its own only by time.
+    pub fn uses_clock(&self) -> bool {
+        self.clock.is_some() || self.movetime.is_some()
+    }
+}
+
+/// Soft and hard time for one move.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Budget {
+    pub optimum: Duration,
+    pub maximum: Duration,
+}
+
+/// Time allocation for a clock at a given move of the game.
+///
+/// * `fullmove`: the move number of the game (1-based), used to guess how
+///   many moves remain when the clock does not say.
+/// * `overhead`: the host's and the pipe's lag per move, reserved on every move.
+pub fn allocate(clock: &Clock, fullmove: u32, overhead: u64) -> Budget {
+    let time = clock.time as f64;
+    let inc = clock.increment as f64;
+    let overhead = overhead as f64;
+    // Keep this on the clock beyond the overhead, whatever happens.
+    let safety = (time * 0.02).clamp(10.0, 1000.0);
+    let usable = (time - overhead - safety).max(0.0);
+
+    let (optimum, maximum) = match clock.moves_to_go {
+        Some(mtg) if mtg > 0 => {
+            // Spread the session's time over its remaining moves, keeping a
+            // small reserve for the last ones; the increment is earned per move.
+            let mtg = mtg.min(80) as f64;
+            let per_move = (usable + inc * (mtg - 1.0)) / (mtg + 1.0).max(1.5);
+            let opt = if mtg <= 1.0 { usable * 0.6 } else { per_move };
+            let max_share = if mtg <= 1.0 {
+                0.85
+            } else {
+                (3.0 / mtg).clamp(0.15, 0.5)
+            };
+            let max = (opt * 4.0).min(usable * max_share).max(opt.min(usable));
+            (opt, max)
+        }
+        _ => {
+            // Sudden death or increment: assume a horizon of moves that
+            // shrinks as the game goes on (xiangqi games last 40 to 80 moves).
+            let horizon = (50.0 - fullmove as f64 * 0.4).clamp(20.0, 50.0);
+            let per_move = usable / horizon + inc * 0.9;
+            let opt = per_move.min(usable * 0.25);
+            let max = (opt * 5.0)
+                .min(usable * 0.3 + inc * 0.5)
+                .min(usable)
+                .max(opt);
+            (opt, max)
+        }
+    };
+    Budget {
+        optimum: Duration::from_millis(optimum.max(1.0) as u64),
+        maximum: Duration::from_millis(maximum.max(1.0) as u64),
+    }
+}
+
+/// Tracks time during one search.
+#[derive(Clone, Debug)]
+pub struct TimeManager {
+    start: Instant,
+    budget: Option<Budget>,
+    /// Fixed move time (hard limit with no soft scaling).
+    movetime: Option<Duration>,
+    /// Scale for the optimum from search stability, updated per iteration.
+    scale: f64,
+}
+
+impl TimeManager {
+    pub fn new(limits: &Limits, fullmove: u32, overhead: u64) -> TimeManager {
+        let budget = limits
+            .clock
+            .as_ref()
+            .map(|c| allocate(c, fullmove, overhead));
+        let movetime = limits
+            .movetime
+            .map(|ms| Duration::from_millis(ms.saturating_sub(overhead.min(ms / 2)).max(1)));
+        TimeManager {
+            start: Instant::now(),
+            budget,
+            movetime,
+            scale: 1.0,
+        }
+    }
+
+    /// Restarts the clock from `at` (the moment `ponderhit` arrived).
+    pub fn restart_at(&mut self, at: Instant) {
+        self.start = at;
+    }
+
+    pub fn elapsed(&self) -> Duration {
+        self.start.elapsed()
+    }
+
+    pub fn budget(&self) -> Option<Budget> {
+        self.budget
+    }
+
+    /// The hard limit, if any: the search must stop at once past it.
+    pub fn maximum(&self) -> Option<Duration> {
+        match (self.movetime, self.budget) {
+            (Some(m), _) => Some(m),
+            (None, Some(b)) => Some(b.maximum),
+            _ => None,
+        }
+    }
+
+    /// The current soft limit, scaled by stability, never past the maximum.
+    pub fn soft_limit(&self) -> Option<Duration> {
+        let b = self.budget?;
+        let scaled = b.optimum.mul_f64(self.scale);
+        Some(scaled.min(b.maximum))
+    }
+
+    /// Updates the stability scale after an iteration:
+    /// * `best_move_changes`: how often the best move changed recently
+    ///   (decayed over iterations);
+    /// * `score_drop`: how far the score fell since the previous iterations
+    ///   (positive = worse);
+    /// * `stable_iterations`: how many iterations the best move has held.
+    pub fn update_stability(
+        &mut self,
+        best_move_changes: f64,
+        score_drop: i32,
+        stable_iterations: u32,
+    ) {
+        let instability = 1.0 + 0.6 * best_move_changes.min(3.0);
+        let falling = 1.0 + (score_drop.clamp(0, 200) as f64) / 250.0;
+        let settled = if stable_iterations >= 6 {
+            0.55
+        } else if stable_iterations >= 3 {
+            0.8
+        } else {
+            1.0
+        };
+        self.scale = (instability * falling * settled).clamp(0.4, 2.5);
+    }
+
+    /// Whether to stop after finishing an iteration: past the soft limit, or
+    /// so close to it that the next iteration would not finish anyway.
+    pub fn should_stop_after_iteration(&self) -> bool {
+        match self.soft_limit() {
+            Some(soft) => self.elapsed() >= soft.mul_f64(0.7),
+            None => false,
+        }
+    }
+
+    /// Whether the hard limit has passed.
+    pub fn out_of_time(&self) -> bool {
+        match self.maximum() {
+            Some(m) => self.elapsed() >= m,
+            None => false,
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn clock(time: u64, increment: u64, moves_to_go: Option<u32>) -> Clock {
+        Clock {
+            time,
+            increment,
+            moves_to_go,
+        }
+    }
+
+    /// Plays a simulated game where every move uses its optimum time and
+    /// checks the clock never runs out.
+    fn simulate(mut c: Clock, moves: u32, session: Option<(u32, u64)>) {
+        let overhead = 50;
+        let mut to_go = c.moves_to_go;
+        for mv in 1..=moves {
+            c.moves_to_go = to_go;
+            let b = allocate(&c, mv, overhead);
+            assert!(b.optimum <= b.maximum, "move {mv}: {b:?}");
+            let max = b.maximum.as_millis() as u64;
+            assert!(
+                max + overhead < c.time,
+                "move {mv}: max {max} with {} left",
+                c.time
+            );
+            // Worst case: use the whole maximum, plus the overhead.
+            c.time = c.time - max - overhead + c.increment;
+            if let Some(n) = to_go.as_mut() {
+                *n -= 1;
+                if *n == 0 {
+                    let (more_moves, more_time) = session.expect("session repeats");
+                    *n = more_moves;
+                    c.time += more_time;
+                }
+            }
+        }
+    }
+
+    #[test]
+    fn never_flags_under_real_controls() {
+        simulate(clock(3_600_000, 30_000, None), 150, None);
+        simulate(clock(600_000, 10_000, None), 150, None);
+        simulate(clock(300_000, 0, None), 150, None);
+        simulate(clock(5_400_000, 0, Some(40)), 100, Some((10, 900_000)));
+        simulate(clock(600_000, 0, Some(40)), 100, Some((30, 300_000)));
+        simulate(clock(300_000, 0, Some(30)), 150, Some((30, 300_000)));
+        simulate(clock(1_000, 100, None), 300, None);
+    }
+
+    #[test]
+    fn increment_games_spend_more_than_the_increment_early() {
+        let b = allocate(&clock(600_000, 10_000, None), 1, 50);
+        assert!(b.optimum > Duration::from_millis(10_000));
+        assert!(b.optimum < Duration::from_millis(60_000));
+    }
+
+    #[test]
+    fn stability_scales_the_soft_limit() {
+        let limits = Limits {
+            clock: Some(clock(600_000, 10_000, None)),
+            ..Limits::default()
+        };
+        let mut tm = TimeManager::new(&limits, 10, 50);
+        let base = tm.soft_limit().unwrap();
+        tm.update_stability(0.0, 0, 8);
+        assert!(tm.soft_limit().unwrap() < base);
+        tm.update_stability(2.0, 80, 0);
+        assert!(tm.soft_limit().unwrap() > base);
+        assert!(tm.soft_limit().unwrap() <= tm.maximum().unwrap());
+    }
+}
