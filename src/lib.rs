@@ -4,6 +4,7 @@
 pub mod attacks;
 pub mod bitboard;
 pub mod eval;
+pub mod eval_params;
 pub mod history;
 pub mod movegen;
 pub mod movepick;

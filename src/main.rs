@@ -5,7 +5,7 @@ use chuhe::position::Position;
 use chuhe::thread::MAX_THREADS;
 use chuhe::time::Limits;
 use chuhe::tools::perft::{self, LeafCounting};
-use chuhe::tools::{analyse, bench, timeplan};
+use chuhe::tools::{analyse, bench, timeplan, tune};
 use chuhe::types::Move;
 use clap::{Parser, Subcommand};
 use std::io::Write;
@@ -68,6 +68,29 @@ enum Command {
         hash: usize,
         #[arg(long, default_value_t = 1)]
         multipv: usize,
+    },
+    /// Fit the evaluation weights to game results (Texel tuning) and write
+    /// them as Rust source.
+    Tune {
+        /// Game files: master-games TSV (`.tsv`, `.tsv.xz`) or PGN with ICCS
+        /// moves (`.pgn`, as `chuhe match` writes). `-` reads TSV from stdin.
+        #[arg(long, required = true, num_args = 1..)]
+        games: Vec<String>,
+        /// Where to write the weights.
+        #[arg(long, default_value = "src/eval_params.rs")]
+        out: String,
+        #[arg(long, default_value_t = 400)]
+        epochs: usize,
+        #[arg(long, default_value_t = 2_000_000)]
+        max_positions: usize,
+        /// Keep every k-th position of a game.
+        #[arg(long, default_value_t = 2)]
+        every: usize,
+        /// Skip the first plies of each game.
+        #[arg(long, default_value_t = 16)]
+        min_ply: usize,
+        #[arg(long, default_value_t = 2.0)]
+        learning_rate: f64,
     },
     /// Print the time the time manager allots per move over a simulated game.
     Timeplan {
@@ -174,6 +197,24 @@ fn run_tool(cmd: Command) -> Result<(), String> {
             let sink: Arc<Mutex<dyn Write + Send>> = Arc::new(Mutex::new(std::io::stdout()));
             analyse::run(pos, opts, sink);
             Ok(())
+        }
+        Command::Tune {
+            games,
+            out: path,
+            epochs,
+            max_positions,
+            every,
+            min_ply,
+            learning_rate,
+        } => {
+            let opts = tune::TuneOptions {
+                min_ply,
+                every: every.max(1),
+                max_positions,
+                epochs,
+                learning_rate,
+            };
+            tune::run(&games, &path, &opts, &mut out)
         }
         Command::Timeplan {
             time,

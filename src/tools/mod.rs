@@ -5,3 +5,4 @@ pub mod analyse;
 pub mod bench;
 pub mod perft;
 pub mod timeplan;
+pub mod tune;
