@@ -4,6 +4,8 @@
 pub mod attacks;
 pub mod bitboard;
 pub mod movegen;
+pub mod notation;
+pub mod pgn;
 pub mod position;
 pub mod tools;
 pub mod types;
