@@ -3,6 +3,7 @@
 
 pub mod attacks;
 pub mod bitboard;
+pub mod book;
 pub mod movegen;
 pub mod notation;
 pub mod pgn;

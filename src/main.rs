@@ -2,6 +2,7 @@
 //! UCI on stdin/stdout); subcommands run the tools.
 
 use chuhe::position::Position;
+use chuhe::tools::book::BookCommand;
 use chuhe::tools::perft::{self, LeafCounting};
 use clap::{Parser, Subcommand};
 use std::process::ExitCode;
@@ -35,6 +36,11 @@ enum Command {
         depth: u32,
         #[arg(long)]
         fen: Option<String>,
+    },
+    /// Opening book: build, probe, stats.
+    Book {
+        #[command(subcommand)]
+        command: BookCommand,
     },
 }
 
@@ -76,6 +82,7 @@ fn main() -> ExitCode {
                     .map_err(|e| e.to_string())
             })
         }
+        Some(Command::Book { command }) => chuhe::tools::book::run(command, &mut out),
     };
     match result {
         Ok(()) => ExitCode::SUCCESS,

@@ -1,4 +1,6 @@
 //! Command-line tools built on the engine: perft/divide (move generator
-//! checks and speed), and later bench and analyse.
+//! checks and speed), book (build, probe, stats), and later bench and
+//! analyse.
 
+pub mod book;
 pub mod perft;
