@@ -4,6 +4,7 @@
 use chuhe::position::Position;
 use chuhe::thread::MAX_THREADS;
 use chuhe::time::Limits;
+use chuhe::tools::book::BookCommand;
 use chuhe::tools::perft::{self, LeafCounting};
 use chuhe::tools::{analyse, bench, timeplan, tune};
 use chuhe::types::Move;
@@ -72,8 +73,8 @@ enum Command {
     /// Fit the evaluation weights to game results (Texel tuning) and write
     /// them as Rust source.
     Tune {
-        /// Game files: master-games TSV (`.tsv`, `.tsv.xz`) or PGN with ICCS
-        /// moves (`.pgn`, as `chuhe match` writes). `-` reads TSV from stdin.
+        /// Game files, plain or xz-compressed: master-games TSV, or PGN (as
+        /// `chuhe match` writes it).
         #[arg(long, required = true, num_args = 1..)]
         games: Vec<String>,
         /// Where to write the weights.
@@ -111,6 +112,11 @@ enum Command {
         session_time: u64,
         #[arg(long, default_value_t = 40)]
         moves: u32,
+    },
+    /// Opening book: build, probe, stats.
+    Book {
+        #[command(subcommand)]
+        command: BookCommand,
     },
 }
 
@@ -216,6 +222,7 @@ fn run_tool(cmd: Command) -> Result<(), String> {
             };
             tune::run(&games, &path, &opts, &mut out)
         }
+        Command::Book { command } => chuhe::tools::book::run(command, &mut out),
         Command::Timeplan {
             time,
             inc,
