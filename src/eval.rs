@@ -341,7 +341,13 @@ fn side_terms<T: Trace>(pos: &Position, c: Color, acc: &mut Acc<'_, T>) {
         acc.add_n(&p.linked_pawns, right_neighbours.count() as i32);
     }
 
-    let pinned = pos.king_lines(c).blockers & own;
+    // The side to move's blockers are already in the position's state.
+    let blockers = if c == pos.side_to_move() {
+        pos.blockers()
+    } else {
+        pos.king_lines(c).blockers
+    };
+    let pinned = blockers & own;
     for sq in pinned {
         acc.add(&p.pinned[pos.piece_on(sq).kind().index()]);
     }
