@@ -49,6 +49,12 @@ enum Command {
         /// Depth per position.
         #[arg(default_value_t = chuhe::tools::bench::DEFAULT_DEPTH)]
         depth: i32,
+        /// Search threads (the signature is defined for 1).
+        #[arg(long, default_value_t = 1)]
+        threads: usize,
+        /// Hash table, MB (the signature is defined for 16).
+        #[arg(long, default_value_t = chuhe::tools::bench::HASH_MB)]
+        hash: usize,
     },
     /// Analyse a position and print each iteration.
     Analyse {
@@ -177,7 +183,16 @@ fn run_tool(cmd: Command) -> Result<(), String> {
             let mut pos = position_from(fen.as_deref())?;
             io(perft::run_divide(&mut pos, depth, &mut out))
         }
-        Command::Bench { depth } => io(bench::run(depth.clamp(1, 64), &mut out)),
+        Command::Bench {
+            depth,
+            threads,
+            hash,
+        } => io(bench::run_with(
+            depth.clamp(1, 64),
+            threads.clamp(1, MAX_THREADS),
+            hash.clamp(1, 65536),
+            &mut out,
+        )),
         Command::Analyse {
             fen,
             moves,
