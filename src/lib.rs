@@ -5,6 +5,7 @@ pub mod attacks;
 pub mod bitboard;
 pub mod movegen;
 pub mod position;
+pub mod rules;
 pub mod tools;
 pub mod types;
 pub mod zobrist;
