@@ -100,6 +100,9 @@ enum Command {
         min_ply: usize,
         #[arg(long, default_value_t = 2.0)]
         learning_rate: f64,
+        /// L2 pull toward the starting weights (per unit squared).
+        #[arg(long, default_value_t = 0.0)]
+        l2: f64,
     },
     /// Print the time the time manager allots per move over a simulated game.
     Timeplan {
@@ -249,6 +252,7 @@ fn run_tool(cmd: Command) -> Result<(), String> {
             every,
             min_ply,
             learning_rate,
+            l2,
         } => {
             let opts = tune::TuneOptions {
                 min_ply,
@@ -256,6 +260,7 @@ fn run_tool(cmd: Command) -> Result<(), String> {
                 max_positions,
                 epochs,
                 learning_rate,
+                l2,
             };
             tune::run(&games, &path, &opts, &mut out)
         }
