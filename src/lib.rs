@@ -3,12 +3,14 @@
 
 pub mod attacks;
 pub mod bitboard;
+pub mod engine;
 pub mod eval;
 pub mod eval_params;
 pub mod history;
 pub mod movegen;
 pub mod movepick;
 pub mod position;
+pub mod protocol;
 pub mod rules;
 pub mod search;
 pub mod thread;
