@@ -74,6 +74,9 @@ struct Pending {
     root: Position,
     draw_offered: bool,
     clocked: bool,
+    /// Still waiting for `ponderhit`: a `stop` now is a ponder miss, whose
+    /// answer the host throws away.
+    pondering: bool,
     /// Answered from the book (its weight), not searched.
     book_weight: Option<u32>,
 }
@@ -349,6 +352,11 @@ impl<W: Write> Session<W> {
     /// `draw` when a draw was offered and the score is level; `resign` when
     /// a clocked game has been clearly lost for several moves.
     fn verdict(&mut self, p: &Pending, score: Score) -> Option<&'static str> {
+        // A ponder miss is not our move, and a search stopped before its
+        // first iteration has no score worth judging.
+        if p.pondering || score.abs() > MATE {
+            return None;
+        }
         if p.clocked {
             self.mated_streak = if score <= -MATE_BOUND {
                 self.mated_streak + 1
@@ -417,8 +425,9 @@ impl<W: Write> Session<W> {
             Command::Go(g) => self.go(g),
             Command::PonderHit { draw } => {
                 if self.engine.is_pondering() {
-                    if draw && let Some(p) = self.pending.back_mut() {
-                        p.draw_offered = true;
+                    if let Some(p) = self.pending.back_mut() {
+                        p.draw_offered |= draw;
+                        p.pondering = false;
                     }
                     self.engine.ponderhit();
                 } else {
@@ -558,6 +567,7 @@ impl<W: Write> Session<W> {
             root,
             draw_offered: g.draw,
             clocked: limits.as_ref().is_some_and(|l| l.clock.is_some()),
+            pondering: g.ponder,
             book_weight: None,
         };
         // `go depth 0` asks for no move at all (UCCI answers `nobestmove`).
