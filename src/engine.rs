@@ -172,6 +172,9 @@ pub struct Engine {
     reporter: Reporter,
     /// Seed for root noise and the book's choice, new for every game.
     seed: u64,
+    /// Stands in for the book in tests until book.rs lands.
+    #[cfg(test)]
+    pub(crate) test_book: Option<(Move, u32)>,
 }
 
 impl Engine {
@@ -187,6 +190,8 @@ impl Engine {
             pool: None,
             reporter,
             seed: fresh_seed(),
+            #[cfg(test)]
+            test_book: None,
         }
     }
 
@@ -366,6 +371,10 @@ impl Engine {
     /// self.options.randomness, self.seed)` on the set loaded from
     /// `self.options.book_files` (`EMBEDDED_BOOK` = `BookSet::embedded()`).
     fn book_move(&mut self) -> Option<(Move, u32)> {
+        #[cfg(test)]
+        if self.test_book.is_some() {
+            return self.test_book;
+        }
         None
     }
 
@@ -525,6 +534,44 @@ mod tests {
         e.wait();
         e.prepare();
         assert_eq!(e.tt_mb, 4);
+    }
+
+    #[test]
+    fn a_book_move_is_played_without_a_search_in_games_only() {
+        let (rep, log) = collecting();
+        let mut e = Engine::new(rep);
+        let h2e2 = Move::parse("h2e2").unwrap();
+        e.test_book = Some((h2e2, 7));
+        let game = GoRequest {
+            limits: Limits::depth(5),
+            ..GoRequest::default()
+        };
+        assert_eq!(
+            e.go(game.clone()),
+            GoOutcome::Book {
+                mv: h2e2,
+                weight: 7
+            }
+        );
+        assert!(!e.is_searching() && log.lock().unwrap().is_empty());
+        // Not when banned, not when analysing, not with the book off.
+        e.set_banned(vec![h2e2]);
+        assert!(matches!(e.go(game.clone()), GoOutcome::Searching { .. }));
+        e.wait();
+        e.set_banned(Vec::new());
+        let analysis = GoRequest {
+            limits: Limits {
+                infinite: true,
+                ..Limits::default()
+            },
+            ..GoRequest::default()
+        };
+        assert!(matches!(e.go(analysis), GoOutcome::Searching { .. }));
+        e.stop();
+        e.wait();
+        e.options.use_book = false;
+        assert!(matches!(e.go(game), GoOutcome::Searching { .. }));
+        e.wait();
     }
 
     #[test]

@@ -799,7 +799,7 @@ fn bad_inputs() -> Vec<(Vec<u8>, usize)> {
         (b"setoption style wild\n", 1),
         (b"\xff\xfe\xfd\xfc\n", 1),
         (b"\x01\x02\x1b[31m\n", 1),
-        (b"isready\x00\x07\r\n", 0 + 1), // cleaned to `isready`: its own readyok
+        (b"isready\x00\x07\r\n", 0), // cleaned to `isready`: answered apart
         (b"\n\n\r\n   \n\t\n", 0),
         (b"ponderhit\n", 1),
         (b"banmoves zz99 h2e2x\n", 1),

@@ -84,16 +84,27 @@ struct Pending {
 /// Runs the protocol until `quit` or the end of `input`. Returns when the
 /// session is over; the engine's threads are joined on the way out.
 pub fn run<R: Read + Send + 'static, W: Write>(input: R, output: W) {
+    run_with(input, output, |_| {});
+}
+
+/// `run`, with a hook to adjust the engine before the session starts.
+fn run_with<R: Read + Send + 'static, W: Write>(
+    input: R,
+    output: W,
+    configure: impl FnOnce(&mut Engine),
+) {
     let (tx, rx) = unbounded();
     spawn_reader(input, tx.clone());
     let report_tx = tx.clone();
     let reporter: Reporter = Arc::new(move |r| {
         let _ = report_tx.send(Event::Report(r));
     });
+    let mut engine = Engine::new(reporter);
+    configure(&mut engine);
     let mut session = Session {
         out: output,
         dialect: Dialect::Ucci,
-        engine: Engine::new(reporter),
+        engine,
         tx,
         rx,
         pending: VecDeque::new(),
@@ -246,10 +257,9 @@ impl<W: Write> Session<W> {
         // its reports have nowhere to go.
         self.engine.stop();
         self.engine.wait();
-        if self.quitting || self.eof {
-            if self.dialect == Dialect::Ucci {
-                self.emit("bye");
-            }
+        // Only `quit` or the end of input get here with the output intact.
+        if self.dialect == Dialect::Ucci {
+            self.emit("bye");
         }
     }
 
@@ -422,7 +432,7 @@ impl<W: Write> Session<W> {
                 Err(e) => self.diag(&format!("position ignored: {e}")),
             },
             Command::BanMoves(words) => self.ban_moves(&words),
-            Command::Go(g) => self.go(g),
+            Command::Go(g) => self.go(*g),
             Command::PonderHit { draw } => {
                 if self.engine.is_pondering() {
                     if let Some(p) = self.pending.back_mut() {
@@ -878,6 +888,34 @@ mod tests {
         assert!(out.contains("uciok"));
         assert!(out.lines().any(|l| l.starts_with("bestmove ")));
         assert!(!out.contains("bye"));
+    }
+
+    #[test]
+    fn book_moves_are_announced_and_answered_at_once() {
+        let h2e2 = Move::parse("h2e2").unwrap();
+        for (hello, note, best) in [
+            (
+                "ucci",
+                "info message book move h2e2 weight 9",
+                "bestmove h2e2",
+            ),
+            (
+                "uci",
+                "info string book move h2e2 weight 9",
+                "bestmove h2e2",
+            ),
+        ] {
+            let mut out = Vec::new();
+            let input = format!("{hello}\nposition startpos\ngo depth 20\n");
+            run_with(std::io::Cursor::new(input.into_bytes()), &mut out, |e| {
+                e.test_book = Some((h2e2, 9))
+            });
+            let out = String::from_utf8(out).unwrap();
+            let lines: Vec<&str> = out.lines().collect();
+            let at = lines.iter().position(|l| *l == note).expect(&out);
+            assert_eq!(lines[at + 1], best, "{out}");
+            assert!(!out.contains("info depth"), "no search: {out}");
+        }
     }
 
     #[test]

@@ -24,7 +24,7 @@ pub enum Command {
     NewGame,
     Position(PositionSpec),
     BanMoves(Vec<String>),
-    Go(GoParams),
+    Go(Box<GoParams>),
     PonderHit {
         draw: bool,
     },
@@ -159,7 +159,7 @@ pub fn parse_command(line: &str) -> Result<Option<Command>, String> {
         // One adapter sends the position without the `position` word.
         "fen" | "startpos" => Command::Position(parse_position(&tokens)?),
         "banmoves" => Command::BanMoves(rest.iter().map(|s| s.to_string()).collect()),
-        "go" => Command::Go(parse_go(rest)),
+        "go" => Command::Go(Box::new(parse_go(rest))),
         "ponderhit" => Command::PonderHit {
             draw: rest.iter().any(|t| t.eq_ignore_ascii_case("draw")),
         },
