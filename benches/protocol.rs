@@ -3,7 +3,8 @@
 //! 2-thread search runs (50 ms), `stop` to `bestmove` (20 ms), and
 //! `ponderhit` to `bestmove` once a ponder search has finished.
 //!
-//! `cargo bench --bench protocol` prints median and worst of each.
+//! `cargo bench --bench protocol` prints median and worst of each;
+//! `CHUHE_BIN=<path>` measures another build of the binary.
 
 #[path = "../tests/common/mod.rs"]
 mod common;

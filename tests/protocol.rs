@@ -189,7 +189,7 @@ fn ucci_transcript_covers_every_command() {
     }
     assert_eq!(field(infos.last().unwrap(), "depth"), Some(5));
     let best = lines.last().unwrap();
-    let m = legal_best(&pos, best);
+    legal_best(&pos, best);
 
     // probe: the table knows the position just searched.
     e.send(&format!("probe {args}"));
@@ -197,8 +197,11 @@ fn ucci_transcript_covers_every_command() {
         .until("pophash", |l| l.starts_with("pophash"))
         .pop()
         .unwrap();
-    assert!(pop.starts_with(&format!("pophash bestmove {m}")), "{pop}");
-    assert!(pop.contains("bound "), "{pop}");
+    // With two threads the voted move need not be the table's, but the
+    // table must hold a legal move and a bound from this search.
+    assert!(pop.starts_with("pophash bestmove "), "{pop}");
+    legal_best(&pos, &pop["pophash ".len()..]);
+    assert!(field(&pop, "depth").is_some_and(|d| d >= 1), "{pop}");
     e.send("probe fen 4k4/9/9/9/9/9/9/9/9/3K5 w");
     assert_eq!(
         e.until("pophash", |l| l.starts_with("pophash"))

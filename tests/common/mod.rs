@@ -25,8 +25,10 @@ pub struct Engine {
 }
 
 impl Engine {
+    /// Starts the binary under test (`CHUHE_BIN` names another build).
     pub fn start() -> Engine {
-        let mut child = Command::new(BIN)
+        let bin = std::env::var_os("CHUHE_BIN").unwrap_or_else(|| BIN.into());
+        let mut child = Command::new(bin)
             .stdin(Stdio::piped())
             .stdout(Stdio::piped())
             .stderr(Stdio::null())
