@@ -155,6 +155,7 @@ fn ucci_transcript_covers_every_command() {
         "setoption egtbpaths <empty>",
         "setoption repetition 1",
         "setoption drawmoves 60",
+        "setoption drawmoves none",
         "setoption selectivity 2",
         "setoption usehash true",
         "setoption loadbook true",

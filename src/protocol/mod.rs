@@ -510,13 +510,13 @@ impl<W: Write> Session<W> {
     }
 
     fn set_option(&mut self, spec: OptionSpec) {
-        let (def, value) = match spec {
+        let (def, value, silent) = match spec {
             OptionSpec::Named { name, value } => match options::find(&name) {
-                Some(d) => (d, value),
+                Some(d) => (d, value, options::silent_name(&name)),
                 None => return self.diag(&format!("unknown option {}", quote(&name))),
             },
             OptionSpec::Bare(words) => match options::split_bare(&words) {
-                Some(found) => found,
+                Some((d, value)) => (d, value, options::silent_name(&words[0])),
                 None => {
                     let name = words.first().map(String::as_str).unwrap_or("");
                     return self.diag(&format!("unknown option {}", quote(name)));
@@ -539,6 +539,7 @@ impl<W: Write> Session<W> {
             Ok(Effect::Note(n)) => self.diag(&n),
             Ok(Effect::NewGame) => self.new_game(),
             Ok(Effect::ClearHash) => self.engine.clear_hash(),
+            Err(_) if silent => {}
             Err(e) => self.diag(&e),
         }
     }

@@ -315,6 +315,13 @@ pub fn find(name: &str) -> Option<&'static OptionDef> {
     })
 }
 
+/// Old UCCI names that must never draw a diagnostic, even with a value we
+/// cannot use (`drawmoves` still sets the move limit when it can).
+pub fn silent_name(name: &str) -> bool {
+    let n = normalise(name);
+    n == "drawmoves" || find(&n).is_some_and(|d| d.id == OptionId::Tolerated)
+}
+
 /// Splits the words of `setoption <name> [<value>]` at the longest known
 /// option name (UCI names have spaces: `setoption Move Overhead 100`).
 pub fn split_bare(words: &[String]) -> Option<(&'static OptionDef, Option<String>)> {
@@ -578,6 +585,8 @@ mod tests {
             Ok(Effect::Stored)
         );
         assert_eq!(set("newgame", None, &mut o), Ok(Effect::NewGame));
+        assert!(silent_name("DrawMoves") && silent_name("usehash"));
+        assert!(!silent_name("hashsize"));
     }
 
     #[test]
