@@ -100,8 +100,9 @@ def main():
     path = sys.argv[1]
     # cchess sends `setoption name X value Y` in both dialects and ends
     # lines with \r\n; chuhe must take both.
-    play(UcciEngine, path, 6, {"depth": 6}, {"hashsize": 16, "threads": 1})
-    play(UciEngine, path, 6, {"movetime": 150}, {"Hash": 16, "MultiPV": 1})
+    # The book is off so that every move shows the client a search.
+    play(UcciEngine, path, 6, {"depth": 6}, {"hashsize": 16, "usebook": "false"})
+    play(UciEngine, path, 6, {"movetime": 150}, {"Hash": 16, "UseBook": "false"})
     print("cchess: all checks passed")
 
 

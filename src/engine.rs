@@ -11,6 +11,7 @@
 //! effect at the next `prepare` after the search has ended, because the
 //! running search holds the table and the threads.
 
+pub use crate::book::Randomness;
 use crate::movegen;
 use crate::position::Position;
 use crate::rules::RuleSettings;
@@ -35,51 +36,29 @@ pub const MAX_MOVE_LIMIT: u32 = 1000;
 /// The `bookfiles` value that names the book built into the binary.
 pub const EMBEDDED_BOOK: &str = "<embedded>";
 
-/// How much the engine varies its play (UCCI `randomness`). The same
-/// setting will steer the book's weighted choice.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Default)]
-pub enum Randomness {
-    #[default]
-    None,
-    Tiny,
-    Small,
-    Medium,
-    Large,
-    Huge,
+/// Amplitude of the noise that `randomness` adds to root move scores, in
+/// score units (a pawn is about 100): from invisible to a clear weakening.
+/// The same setting steers the book's weighted choice.
+pub const fn root_noise(r: Randomness) -> Score {
+    match r {
+        Randomness::None => 0,
+        Randomness::Tiny => 4,
+        Randomness::Small => 8,
+        Randomness::Medium => 16,
+        Randomness::Large => 32,
+        Randomness::Huge => 64,
+    }
 }
 
-impl Randomness {
-    pub const ALL: [Randomness; 6] = [
-        Randomness::None,
-        Randomness::Tiny,
-        Randomness::Small,
-        Randomness::Medium,
-        Randomness::Large,
-        Randomness::Huge,
-    ];
-
-    pub const fn name(self) -> &'static str {
-        match self {
-            Randomness::None => "none",
-            Randomness::Tiny => "tiny",
-            Randomness::Small => "small",
-            Randomness::Medium => "medium",
-            Randomness::Large => "large",
-            Randomness::Huge => "huge",
-        }
-    }
-
-    /// Amplitude of the noise added to root move scores, in score units
-    /// (a pawn is about 100): from invisible to a clear weakening.
-    pub const fn noise(self) -> Score {
-        match self {
-            Randomness::None => 0,
-            Randomness::Tiny => 4,
-            Randomness::Small => 8,
-            Randomness::Medium => 16,
-            Randomness::Large => 32,
-            Randomness::Huge => 64,
-        }
+/// The UCCI word for a `randomness` value.
+pub const fn randomness_name(r: Randomness) -> &'static str {
+    match r {
+        Randomness::None => "none",
+        Randomness::Tiny => "tiny",
+        Randomness::Small => "small",
+        Randomness::Medium => "medium",
+        Randomness::Large => "large",
+        Randomness::Huge => "huge",
     }
 }
 
@@ -96,6 +75,8 @@ pub struct EngineOptions {
     pub use_book: bool,
     /// `;`-separated book files, or `EMBEDDED_BOOK`.
     pub book_files: String,
+    /// Root noise and book variety. `none` by default (not the book's own
+    /// default), so that a fresh engine plays reproducibly.
     pub randomness: Randomness,
     pub pruning: Level,
     pub knowledge: Level,
@@ -354,7 +335,7 @@ impl Engine {
             ..RuleSettings::default()
         };
         job.move_overhead = self.options.move_overhead;
-        job.root_noise = self.options.randomness.noise();
+        job.root_noise = root_noise(self.options.randomness);
         job.seed = self.seed ^ self.pos.key();
         job.character = Character {
             pruning: self.options.pruning,
@@ -367,9 +348,11 @@ impl Engine {
 
     /// The book's move for the current position and its weight.
     ///
-    /// BOOK: wired when book.rs lands: `BookSet::choose(&self.pos,
-    /// self.options.randomness, self.seed)` on the set loaded from
-    /// `self.options.book_files` (`EMBEDDED_BOOK` = `BookSet::embedded()`).
+    /// BOOK: not wired yet (left to the lead now that book.rs is merged): a
+    /// `BookSet` loaded lazily from
+    /// `self.options.book_files` (`EMBEDDED_BOOK` = `BookSet::embedded()`,
+    /// else `BookSet::load`), then `choose(&self.pos, self.options.randomness,
+    /// self.seed)` giving `(mv, weight)`.
     fn book_move(&mut self) -> Option<(Move, u32)> {
         #[cfg(test)]
         if self.test_book.is_some() {
@@ -576,7 +559,18 @@ mod tests {
 
     #[test]
     fn randomness_levels_grow() {
-        let n: Vec<Score> = Randomness::ALL.iter().map(|r| r.noise()).collect();
+        let all = [
+            Randomness::None,
+            Randomness::Tiny,
+            Randomness::Small,
+            Randomness::Medium,
+            Randomness::Large,
+            Randomness::Huge,
+        ];
+        let n: Vec<Score> = all.iter().map(|&r| root_noise(r)).collect();
+        for r in all {
+            assert_eq!(Randomness::parse(randomness_name(r)), Some(r));
+        }
         assert!(n.windows(2).all(|w| w[0] < w[1]));
         assert_eq!(n[0], 0);
     }

@@ -3,12 +3,15 @@
 
 pub mod attacks;
 pub mod bitboard;
+pub mod book;
 pub mod engine;
 pub mod eval;
 pub mod eval_params;
 pub mod history;
 pub mod movegen;
 pub mod movepick;
+pub mod notation;
+pub mod pgn;
 pub mod position;
 pub mod protocol;
 pub mod rules;

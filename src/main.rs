@@ -2,8 +2,11 @@
 //! UCI on stdin/stdout); subcommands run the tools.
 
 use chuhe::position::Position;
+use chuhe::rules::{MoveClass, RuleSettings};
 use chuhe::thread::MAX_THREADS;
 use chuhe::time::Limits;
+use chuhe::tools::book::BookCommand;
+use chuhe::tools::judge;
 use chuhe::tools::perft::{self, LeafCounting};
 use chuhe::tools::{analyse, bench, timeplan, tune};
 use chuhe::types::Move;
@@ -48,6 +51,12 @@ enum Command {
         /// Depth per position.
         #[arg(default_value_t = chuhe::tools::bench::DEFAULT_DEPTH)]
         depth: i32,
+        /// Search threads (the signature is defined for 1).
+        #[arg(long, default_value_t = 1)]
+        threads: usize,
+        /// Hash table, MB (the signature is defined for 16).
+        #[arg(long, default_value_t = chuhe::tools::bench::HASH_MB)]
+        hash: usize,
     },
     /// Analyse a position and print each iteration.
     Analyse {
@@ -72,8 +81,8 @@ enum Command {
     /// Fit the evaluation weights to game results (Texel tuning) and write
     /// them as Rust source.
     Tune {
-        /// Game files: master-games TSV (`.tsv`, `.tsv.xz`) or PGN with ICCS
-        /// moves (`.pgn`, as `chuhe match` writes). `-` reads TSV from stdin.
+        /// Game files, plain or xz-compressed: master-games TSV, or PGN (as
+        /// `chuhe match` writes it).
         #[arg(long, required = true, num_args = 1..)]
         games: Vec<String>,
         /// Where to write the weights.
@@ -111,6 +120,31 @@ enum Command {
         session_time: u64,
         #[arg(long, default_value_t = 40)]
         moves: u32,
+    },
+    /// Opening book: build, probe, stats.
+    Book {
+        #[command(subcommand)]
+        command: BookCommand,
+    },
+    /// Replay a game and print the rules' verdict:
+    /// `result <ongoing|red-wins|black-wins|draw> reason <word> ply <n>`.
+    Judge {
+        /// Position the game starts from (default: the start position).
+        #[arg(long)]
+        fen: Option<String>,
+        /// The moves played, ICCS, separated by spaces ("h2e2 h9g7").
+        #[arg(long, default_value = "")]
+        moves: String,
+        /// Natural move limit in full moves without a capture (50 for WXF
+        /// events; 0 turns it off).
+        #[arg(long, default_value_t = RuleSettings::default().move_limit)]
+        draw_moves: u32,
+        /// Checks per side in a run that count towards the move limit.
+        #[arg(long, default_value_t = RuleSettings::default().check_cap)]
+        check_cap: u32,
+        /// Print each move's class (check, chase, idle) to stderr.
+        #[arg(long)]
+        trace: bool,
     },
 }
 
@@ -177,7 +211,16 @@ fn run_tool(cmd: Command) -> Result<(), String> {
             let mut pos = position_from(fen.as_deref())?;
             io(perft::run_divide(&mut pos, depth, &mut out))
         }
-        Command::Bench { depth } => io(bench::run(depth.clamp(1, 64), &mut out)),
+        Command::Bench {
+            depth,
+            threads,
+            hash,
+        } => io(bench::run_with(
+            depth.clamp(1, 64),
+            threads.clamp(1, MAX_THREADS),
+            hash.clamp(1, 65536),
+            &mut out,
+        )),
         Command::Analyse {
             fen,
             moves,
@@ -221,6 +264,33 @@ fn run_tool(cmd: Command) -> Result<(), String> {
                 learning_rate,
             };
             tune::run(&games, &path, &opts, &mut out)
+        }
+        Command::Book { command } => chuhe::tools::book::run(command, &mut out),
+        Command::Judge {
+            fen,
+            moves,
+            draw_moves,
+            check_cap,
+            trace,
+        } => {
+            let settings = RuleSettings {
+                move_limit: draw_moves,
+                check_cap,
+            };
+            let mut print = |ply: usize, m: Move, class: MoveClass| {
+                eprintln!("ply {ply} {m} {}", class.word());
+            };
+            let tracer: Option<&mut dyn FnMut(usize, Move, MoveClass)> =
+                if trace { Some(&mut print) } else { None };
+            let v = judge::judge_game_traced(fen.as_deref(), &moves, &settings, tracer)
+                .map_err(|e| e.to_string())?;
+            if v.moves_after_end > 0 {
+                eprintln!(
+                    "note: {} move(s) after the end of the game were ignored",
+                    v.moves_after_end
+                );
+            }
+            writeln!(out, "{}", v.line()).map_err(|e| e.to_string())
         }
         Command::Timeplan {
             time,

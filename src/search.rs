@@ -14,7 +14,7 @@ use crate::movepick::{MovePicker, PickerKind, cont_slot};
 use crate::position::{Position, see_value};
 use crate::rules::{self, RepetitionVerdict, RuleSettings};
 use crate::time::{Limits, TimeManager};
-use crate::tt::TranspositionTable;
+use crate::tt::{TranspositionTable, TtHit};
 use crate::types::*;
 use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
 use std::sync::{Arc, Mutex};
@@ -295,7 +295,12 @@ pub struct Worker {
     tm: Option<TimeManager>,
     nodes_limit: Option<u64>,
     was_pondering: bool,
+    /// Recent static evaluations by key (positions recur often in a tree).
+    eval_cache: Vec<(u64, Score)>,
 }
+
+/// Entries in the per-thread evaluation cache (a power of two).
+const EVAL_CACHE_SIZE: usize = 1 << 16;
 
 impl Worker {
     pub fn new(id: usize) -> Worker {
@@ -318,6 +323,7 @@ impl Worker {
             tm: None,
             nodes_limit: None,
             was_pondering: false,
+            eval_cache: vec![(0, 0); EVAL_CACHE_SIZE],
         }
     }
 
@@ -327,6 +333,43 @@ impl Worker {
 
     fn is_main(&self) -> bool {
         self.id == 0
+    }
+
+    /// The static evaluation (the table's copy when it has one) and that
+    /// evaluation sharpened by a stored score whose bound allows it.
+    fn evals(&mut self, tt_hit: Option<TtHit>) -> (Score, Score) {
+        let se = match tt_hit {
+            Some(h) if h.eval != -INFINITE && h.eval.abs() < MATE_BOUND => h.eval,
+            _ => self.static_eval(),
+        };
+        let sharpened = match tt_hit {
+            Some(h)
+                if h.score.abs() < MATE_BOUND
+                    && match h.bound {
+                        Bound::Exact => true,
+                        Bound::Lower => h.score > se,
+                        Bound::Upper => h.score < se,
+                        Bound::None => false,
+                    } =>
+            {
+                h.score
+            }
+            _ => se,
+        };
+        (se, sharpened)
+    }
+
+    /// The static evaluation of the current position, through the cache.
+    #[inline]
+    fn static_eval(&mut self) -> Score {
+        let key = self.pos.key();
+        let slot = &mut self.eval_cache[key as usize & (EVAL_CACHE_SIZE - 1)];
+        if slot.0 == key {
+            return slot.1;
+        }
+        let e = eval::evaluate(&self.pos);
+        *slot = (key, e);
+        e
     }
 
     /// Runs iterative deepening for `job` until done or stopped, leaving the
@@ -661,11 +704,7 @@ impl Worker {
                 return s;
             }
             if ply >= MAX_PLY - 4 {
-                return if in_check {
-                    0
-                } else {
-                    eval::evaluate(&self.pos)
-                };
+                return if in_check { 0 } else { self.static_eval() };
             }
             // Mate distance pruning: no result here beats a shorter mate.
             alpha = alpha.max(-(MATE - ply as Score));
@@ -712,23 +751,7 @@ impl Worker {
         let (static_eval, eval) = if in_check {
             (-INFINITE, -INFINITE)
         } else {
-            let se = match tt_hit {
-                Some(h) if h.eval != -INFINITE && h.eval.abs() < MATE_BOUND => h.eval,
-                _ => eval::evaluate(&self.pos),
-            };
-            let mut e = se;
-            if let Some(h) = tt_hit
-                && h.score.abs() < MATE_BOUND
-                && match h.bound {
-                    Bound::Exact => true,
-                    Bound::Lower => h.score > se,
-                    Bound::Upper => h.score < se,
-                    Bound::None => false,
-                }
-            {
-                e = h.score;
-            }
-            (se, e)
+            self.evals(tt_hit)
         };
         {
             let f = self.frame_mut(ply);
@@ -1135,11 +1158,7 @@ impl Worker {
             return s;
         }
         if ply >= MAX_PLY - 4 {
-            return if in_check {
-                0
-            } else {
-                eval::evaluate(&self.pos)
-            };
+            return if in_check { 0 } else { self.static_eval() };
         }
         let key = self.pos.key();
         let tt_hit = job.tt.probe(key, ply);
@@ -1160,22 +1179,7 @@ impl Worker {
             best_score = -INFINITE;
             static_eval = -INFINITE;
         } else {
-            static_eval = match tt_hit {
-                Some(h) if h.eval != -INFINITE && h.eval.abs() < MATE_BOUND => h.eval,
-                _ => eval::evaluate(&self.pos),
-            };
-            best_score = static_eval;
-            if let Some(h) = tt_hit
-                && h.score.abs() < MATE_BOUND
-                && match h.bound {
-                    Bound::Exact => true,
-                    Bound::Lower => h.score > best_score,
-                    Bound::Upper => h.score < best_score,
-                    Bound::None => false,
-                }
-            {
-                best_score = h.score;
-            }
+            (static_eval, best_score) = self.evals(tt_hit);
             if best_score >= beta {
                 if tt_hit.is_none() {
                     job.tt.store(

@@ -392,6 +392,7 @@ fn repetition_history_survives_fen_plus_moves() {
 fn ucci_seconds_and_milliseconds() {
     let mut e = Engine::handshake("ucci");
     e.send("setoption debug true");
+    e.send("setoption usebook false");
     e.send("position startpos moves h2e2");
     // Milliseconds (the default we announce).
     e.send("go time 20000 increment 0");
@@ -415,6 +416,8 @@ fn within_budget(dialect: &str, args: &str, go: &str) {
     } else {
         "debug on"
     });
+    // Opening positions: the book would answer without a budget.
+    e.send("setoption usebook false");
     e.send(&format!("position {args}"));
     e.isready();
     let start = Instant::now();
@@ -482,6 +485,7 @@ fn full_clocks_get_a_sane_budget_and_stop_at_once() {
         } else {
             "debug on"
         });
+        e.send("setoption usebook false");
         e.send("position startpos");
         e.send(go);
         let line = e

@@ -872,7 +872,7 @@ mod tests {
 
     #[test]
     fn piped_analysis_finishes_a_finite_search() {
-        let out = session(b"position startpos moves h2e2\ngo depth 3\n");
+        let out = session(b"setoption usebook false\nposition startpos moves h2e2\ngo depth 3\n");
         let lines: Vec<&str> = out.lines().collect();
         assert!(lines.iter().any(|l| l.starts_with("info depth 3 ")));
         let best = lines.iter().find(|l| l.starts_with("bestmove ")).unwrap();

@@ -344,7 +344,7 @@ fn current(d: &OptionDef, o: &EngineOptions) -> String {
         OptionId::BookFiles => o.book_files.clone(),
         OptionId::HashSize => o.hash_mb.to_string(),
         OptionId::Threads => o.threads.to_string(),
-        OptionId::Randomness => o.randomness.name().to_string(),
+        OptionId::Randomness => engine::randomness_name(o.randomness).to_string(),
         OptionId::Pruning => o.pruning.name().to_string(),
         OptionId::Knowledge => o.knowledge.name().to_string(),
         OptionId::Idle => o.idle.name().to_string(),
@@ -501,12 +501,7 @@ pub fn apply(d: &OptionDef, value: Option<&str>, o: &mut EngineOptions) -> Resul
         OptionId::MultiPv => o.multipv = spin()? as usize,
         OptionId::MoveOverhead => o.move_overhead = spin()? as u64,
         OptionId::MoveLimit => o.move_limit = spin()? as u32,
-        OptionId::Randomness => {
-            o.randomness = Randomness::ALL
-                .into_iter()
-                .find(|r| r.name() == lower)
-                .ok_or_else(combo_error)?
-        }
+        OptionId::Randomness => o.randomness = Randomness::parse(&lower).ok_or_else(combo_error)?,
         OptionId::Style => {
             o.style = Style::ALL
                 .into_iter()

@@ -14,7 +14,8 @@ use crate::eval::{self, FIELDS, PHASE_MAX, Pair, Params, SCALE_NORMAL, Trace};
 use crate::movegen::{self, GenKind, MoveList};
 use crate::position::Position;
 use crate::types::*;
-use std::io::{BufRead, Write};
+use crate::{notation, pgn};
+use std::io::Write;
 
 /// One labelled position in linear form.
 struct Sample {
@@ -109,117 +110,83 @@ impl Dataset {
         });
     }
 
-    /// Adds the positions of one game given as a start FEN, ICCS moves and
-    /// a result (1, 0.5 or 0 for Red). Returns positions added.
+    /// Adds the quiet positions of one game (start position, moves, result
+    /// 1, 0.5 or 0 for Red). Returns positions added.
     pub fn add_game(
         &mut self,
-        fen: &str,
-        moves: &[&str],
+        mut pos: Position,
+        moves: &[Move],
         result: f32,
         opts: &TuneOptions,
     ) -> usize {
-        let Ok(mut pos) = Position::from_fen(fen) else {
-            return 0;
-        };
         let mut added = 0;
-        for (ply, text) in moves.iter().enumerate() {
+        for (ply, &m) in moves.iter().enumerate() {
             if ply >= opts.min_ply && ply % opts.every == 0 && is_quiet(&pos) {
                 self.push(&pos, result);
                 added += 1;
             }
-            match Move::parse(text) {
-                Some(m) if pos.is_pseudo_legal(m) && pos.is_legal(m) => pos.make_move(m),
-                _ => break,
+            if !(pos.is_pseudo_legal(m) && pos.is_legal(m)) {
+                break;
             }
+            pos.make_move(m);
         }
         added
     }
 
     /// Reads games in the master-games TSV layout
     /// (`result ecco red black date startfen moves`).
-    pub fn read_tsv(&mut self, input: impl BufRead, opts: &TuneOptions) -> std::io::Result<usize> {
+    pub fn read_tsv(&mut self, text: &str, opts: &TuneOptions) -> usize {
         let mut games = 0;
-        for line in input.lines() {
-            let line = line?;
+        for line in text.lines() {
             let f: Vec<&str> = line.split('\t').collect();
             if f.len() < 7 {
                 continue;
             }
-            let Some(result) = parse_result(f[0]) else {
+            let (Some(result), Ok(pos)) = (parse_result(f[0]), Position::from_fen(f[5])) else {
                 continue;
             };
-            let moves: Vec<&str> = f[6].split_whitespace().collect();
-            self.add_game(f[5], &moves, result, opts);
+            let moves: Vec<Move> = f[6].split_whitespace().map_while(Move::parse).collect();
+            self.add_game(pos, &moves, result, opts);
             games += 1;
             if self.len() >= opts.max_positions {
                 break;
             }
         }
-        Ok(games)
+        games
     }
 
-    /// Reads PGN games with ICCS movetext (as `chuhe match` writes them):
-    /// the `Result` and `FEN` tags, and tokens that parse as ICCS moves.
-    pub fn read_pgn(&mut self, input: impl BufRead, opts: &TuneOptions) -> std::io::Result<usize> {
+    /// Reads PGN games (as `chuhe match` writes them, or any notation the
+    /// PGN reader knows); games without a decisive or drawn result are skipped.
+    pub fn read_pgn(&mut self, text: &str, opts: &TuneOptions) -> usize {
         let mut games = 0;
-        let mut fen = crate::position::START_FEN.to_string();
-        let mut result = None;
-        let mut moves: Vec<String> = Vec::new();
-        let mut in_comment = false;
-        let mut flush =
-            |fen: &str, result: Option<f32>, moves: &mut Vec<String>, ds: &mut Dataset| {
-                if let Some(r) = result
-                    && !moves.is_empty()
-                {
-                    let refs: Vec<&str> = moves.iter().map(|s| s.as_str()).collect();
-                    ds.add_game(fen, &refs, r, opts);
-                    games += 1;
-                }
-                moves.clear();
-            };
-        for line in input.lines() {
-            let line = line?;
-            let t = line.trim();
-            if t.starts_with('[') && !in_comment {
-                if t.starts_with("[Event ") {
-                    flush(&fen, result, &mut moves, self);
-                    fen = crate::position::START_FEN.to_string();
-                    result = None;
-                }
-                if let Some(v) = tag_value(t, "FEN") {
-                    fen = v;
-                } else if let Some(v) = tag_value(t, "Result") {
-                    result = parse_result(&v);
-                }
+        for game in pgn::parse_games(text) {
+            let Some(result) = game.result().and_then(parse_result) else {
                 continue;
+            };
+            let Ok(start) = game.start_position() else {
+                continue;
+            };
+            // Replay what is legal; a game cut short by a bad move still
+            // teaches its first part.
+            let mut pos = start.clone();
+            let mut moves = Vec::new();
+            for text in &game.moves {
+                match notation::parse_move(&pos, text) {
+                    Ok(m) => {
+                        pos.make_move(m);
+                        moves.push(m);
+                    }
+                    Err(_) => break,
+                }
             }
-            for tok in t.split_whitespace() {
-                if in_comment {
-                    in_comment = !tok.ends_with('}');
-                    continue;
-                }
-                if tok.starts_with('{') {
-                    in_comment = !tok.ends_with('}');
-                    continue;
-                }
-                let tok = tok.trim_start_matches(|c: char| c.is_ascii_digit() || c == '.');
-                if Move::parse(tok).is_some() {
-                    moves.push(tok.to_string());
-                }
-            }
+            self.add_game(start, &moves, result, opts);
+            games += 1;
             if self.len() >= opts.max_positions {
                 break;
             }
         }
-        flush(&fen, result, &mut moves, self);
-        Ok(games)
+        games
     }
-}
-
-fn tag_value(line: &str, tag: &str) -> Option<String> {
-    let rest = line.strip_prefix('[')?.strip_prefix(tag)?.trim_start();
-    let v = rest.strip_prefix('"')?;
-    Some(v[..v.find('"')?].to_string())
 }
 
 fn parse_result(s: &str) -> Option<f32> {
@@ -418,24 +385,6 @@ fn gradient(
     total
 }
 
-/// Opens a game file, decompressing `.xz` through the `xz` tool.
-fn open_games(path: &str) -> Result<Box<dyn BufRead>, String> {
-    if path == "-" {
-        return Ok(Box::new(std::io::BufReader::new(std::io::stdin())));
-    }
-    if path.ends_with(".xz") {
-        let child = std::process::Command::new("xz")
-            .args(["-dc", path])
-            .stdout(std::process::Stdio::piped())
-            .spawn()
-            .map_err(|e| format!("cannot run xz for {path}: {e}"))?;
-        let stdout = child.stdout.ok_or("xz gave no output")?;
-        return Ok(Box::new(std::io::BufReader::new(stdout)));
-    }
-    let f = std::fs::File::open(path).map_err(|e| format!("{path}: {e}"))?;
-    Ok(Box::new(std::io::BufReader::new(f)))
-}
-
 /// The `tune` command: read games, fit, write the weights file.
 pub fn run(
     games: &[String],
@@ -446,11 +395,17 @@ pub fn run(
     let io = |e: std::io::Error| e.to_string();
     let mut ds = Dataset::default();
     for path in games {
-        let input = open_games(path)?;
-        let n = if path.ends_with(".pgn") {
-            ds.read_pgn(input, opts).map_err(io)?
+        let text =
+            pgn::read_text(std::path::Path::new(path)).map_err(|e| format!("{path}: {e}"))?;
+        // PGN starts with a tag pair; anything else is read as TSV.
+        let n = if text
+            .trim_start_matches('\u{feff}')
+            .trim_start()
+            .starts_with('[')
+        {
+            ds.read_pgn(&text, opts)
         } else {
-            ds.read_tsv(input, opts).map_err(io)?
+            ds.read_tsv(&text, opts)
         };
         writeln!(log, "{path}: {n} games, {} positions so far", ds.len()).map_err(io)?;
     }
