@@ -4,6 +4,7 @@
 pub mod attacks;
 pub mod bitboard;
 pub mod book;
+pub mod engine;
 pub mod eval;
 pub mod eval_params;
 pub mod history;
@@ -12,6 +13,7 @@ pub mod movepick;
 pub mod notation;
 pub mod pgn;
 pub mod position;
+pub mod protocol;
 pub mod rules;
 pub mod search;
 pub mod thread;

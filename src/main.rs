@@ -11,7 +11,7 @@ use chuhe::tools::perft::{self, LeafCounting};
 use chuhe::tools::{analyse, bench, timeplan, tune};
 use chuhe::types::Move;
 use clap::{Parser, Subcommand};
-use std::io::Write;
+use std::io::{IsTerminal, Write};
 use std::process::ExitCode;
 use std::sync::{Arc, Mutex};
 
@@ -170,13 +170,19 @@ fn apply_moves(mut pos: Position, moves: Option<&str>) -> Result<Position, Strin
 }
 
 fn main() -> ExitCode {
+    env_logger::Builder::from_env(env_logger::Env::default().default_filter_or("warn"))
+        .target(env_logger::Target::Stderr)
+        .init();
     let cli = Cli::parse();
     let result = match cli.command {
         None => {
-            eprintln!(
-                "chuhe {}: the protocol loop is not built yet",
-                env!("CARGO_PKG_VERSION")
-            );
+            if std::io::stdin().is_terminal() {
+                eprintln!(
+                    "{}: waiting for `ucci`, `uci` or `help`",
+                    chuhe::protocol::NAME_LINE
+                );
+            }
+            chuhe::protocol::run_stdio();
             Ok(())
         }
         Some(cmd) => run_tool(cmd),
