@@ -11,6 +11,7 @@
 //! effect at the next `prepare` after the search has ended, because the
 //! running search holds the table and the threads.
 
+use crate::book::BookSet;
 pub use crate::book::Randomness;
 use crate::movegen;
 use crate::position::Position;
@@ -153,7 +154,11 @@ pub struct Engine {
     reporter: Reporter,
     /// Seed for root noise and the book's choice, new for every game.
     seed: u64,
-    /// Stands in for the book in tests until book.rs lands.
+    /// The opening books, loaded on first use from `book_source`.
+    book: Option<BookSet>,
+    /// The `bookfiles` value `book` was loaded from.
+    book_source: String,
+    /// Stands in for the book in tests of the engine alone.
     #[cfg(test)]
     pub(crate) test_book: Option<(Move, u32)>,
 }
@@ -171,6 +176,8 @@ impl Engine {
             pool: None,
             reporter,
             seed: fresh_seed(),
+            book: None,
+            book_source: String::new(),
             #[cfg(test)]
             test_book: None,
         }
@@ -346,19 +353,36 @@ impl Engine {
         GoOutcome::Searching { budget }
     }
 
-    /// The book's move for the current position and its weight.
-    ///
-    /// BOOK: not wired yet (left to the lead now that book.rs is merged): a
-    /// `BookSet` loaded lazily from
-    /// `self.options.book_files` (`EMBEDDED_BOOK` = `BookSet::embedded()`,
-    /// else `BookSet::load`), then `choose(&self.pos, self.options.randomness,
-    /// self.seed)` giving `(mv, weight)`.
+    /// Loads the books named by the `bookfiles` option (if not loaded
+    /// already) and describes them, or says why they could not be read.
+    /// A failed load leaves no book: the engine then searches every move.
+    pub fn load_book(&mut self) -> Result<String, String> {
+        if self.book.is_none() || self.book_source != self.options.book_files {
+            self.book_source = self.options.book_files.clone();
+            self.book = None;
+            self.book = Some(BookSet::load(&self.book_source).map_err(|e| e.to_string())?);
+        }
+        let set = self.book.as_ref().expect("loaded above");
+        let parts: Vec<String> = set
+            .books()
+            .map(|(name, b)| format!("{name} ({}, {} positions)", b.format_name(), b.positions()))
+            .collect();
+        Ok(format!("book: {}", parts.join("; ")))
+    }
+
+    /// The book's move for the current position and its weight: the
+    /// weighted choice of `randomness` (`none` = always the heaviest),
+    /// never a move that repeats a position of the game.
     fn book_move(&mut self) -> Option<(Move, u32)> {
         #[cfg(test)]
         if self.test_book.is_some() {
             return self.test_book;
         }
-        None
+        self.load_book().ok()?;
+        let book = self.book.as_ref()?;
+        let seed = self.seed ^ self.pos.key();
+        book.choose(&self.pos, self.options.randomness, seed)
+            .map(|b| (b.mv, b.weight))
     }
 
     /// Asks the running search to stop; its `BestMove` follows at once.

@@ -986,3 +986,39 @@ impl QuietAnswers for Engine {
         }
     }
 }
+
+#[test]
+fn the_embedded_book_answers_at_once_in_both_dialects() {
+    for (dialect, info) in [
+        ("ucci", "info message book move"),
+        ("uci", "info string book move"),
+    ] {
+        let mut e = Engine::handshake(dialect);
+        e.send("position startpos");
+        // A long clock: only the book can answer this quickly.
+        e.send("go wtime 3600000 btime 3600000 winc 30000 binc 30000");
+        let asked = Instant::now();
+        let (lines, at) = e.until_at("bestmove", is_answer);
+        let book = lines
+            .iter()
+            .find(|l| l.starts_with(info))
+            .expect("a book line");
+        let mv = book.split_whitespace().nth(4).unwrap().to_string();
+        assert!(lines.last().unwrap().starts_with(&format!("bestmove {mv}")));
+        assert!(
+            at.duration_since(asked) < secs(2),
+            "{dialect}: book move took too long"
+        );
+        legal_best(&position("startpos"), lines.last().unwrap());
+        // With the book off the same request searches.
+        e.send(if dialect == "ucci" {
+            "setoption usebook false"
+        } else {
+            "setoption name OwnBook value false"
+        });
+        e.send("go depth 4");
+        let lines = e.until("bestmove", is_answer);
+        assert!(lines.iter().all(|l| !l.contains("book move")));
+        assert!(lines.iter().any(|l| l.starts_with("info depth")));
+    }
+}

@@ -271,12 +271,12 @@ impl<W: Write> Session<W> {
         }
     }
 
-    /// UCCI batch mode: input waits while a finite search runs.
+    /// UCCI batch mode: input waits while a finite search runs, or while
+    /// an answer given without a search (book, no legal move) is on its way.
     fn holds_input(&self) -> bool {
         self.engine.options.batch
             && !self.pending.is_empty()
-            && self.engine.is_searching()
-            && !self.engine.runs_unbounded()
+            && !(self.engine.is_searching() && self.engine.runs_unbounded())
     }
 
     // ---------------------------------------------------------------------
@@ -524,6 +524,14 @@ impl<W: Write> Session<W> {
             },
         };
         match options::apply(def, value.as_deref(), &mut self.engine.options) {
+            Ok(Effect::Stored) if def.id == options::OptionId::BookFiles => {
+                // Read the books now, so a bad path is reported at once.
+                match self.engine.load_book() {
+                    Ok(summary) if self.engine.options.debug => self.diag(&summary),
+                    Ok(_) => {}
+                    Err(e) => self.diag(&e),
+                }
+            }
             Ok(Effect::Stored) => {
                 let resizes = matches!(
                     def.id,
@@ -570,7 +578,7 @@ impl<W: Write> Session<W> {
         for p in &problems {
             self.diag(&format!("go: {p}"));
         }
-        if !self.pending.is_empty() {
+        if self.engine.is_searching() {
             self.diag("go while searching: the running search is stopped first");
         }
         let root = self.engine.position().clone();
