@@ -417,7 +417,7 @@ impl<W: Write> Session<W> {
                 }
             }
             Command::IsReady => {
-                if !self.engine.is_searching()
+                if !self.searching()
                     && let Some(note) = self.engine.prepare()
                 {
                     self.diag(&note);
@@ -492,9 +492,21 @@ impl<W: Write> Session<W> {
         }
     }
 
+    /// Whether a search is still running. Once every `go` has had its
+    /// answer the search is over, though its threads may still be finishing
+    /// the few instructions after their report: wait those out, so that a
+    /// command sent right after `bestmove` never finds the engine busy.
+    fn searching(&mut self) -> bool {
+        if self.pending.is_empty() {
+            self.engine.wait();
+            return false;
+        }
+        self.engine.is_searching()
+    }
+
     /// Tools that block the input loop refuse to run under a search.
     fn busy(&mut self, what: &str) -> bool {
-        let busy = self.engine.is_searching();
+        let busy = self.searching();
         if busy {
             self.diag(&format!(
                 "{what} ignored: a search is running (stop it first)"
@@ -537,7 +549,7 @@ impl<W: Write> Session<W> {
                     def.id,
                     options::OptionId::HashSize | options::OptionId::Threads
                 );
-                if resizes && self.engine.is_searching() {
+                if resizes && self.searching() {
                     self.diag(&format!(
                         "{} takes effect after the current search",
                         def.ucci
@@ -578,7 +590,7 @@ impl<W: Write> Session<W> {
         for p in &problems {
             self.diag(&format!("go: {p}"));
         }
-        if self.engine.is_searching() {
+        if self.searching() {
             self.diag("go while searching: the running search is stopped first");
         }
         let root = self.engine.position().clone();
