@@ -89,6 +89,9 @@ enum Command {
         #[arg(long, default_value_t = 40)]
         moves: u32,
     },
+    /// Play an engine-vs-engine match (UCCI or UCI engines), refereed by
+    /// chuhe's rules, with PGN output, Elo and an optional SPRT stop.
+    Match(Box<chuhe::arena::cli::MatchArgs>),
 }
 
 fn position_from(fen: Option<&str>) -> Result<Position, String> {
@@ -191,5 +194,9 @@ fn run_tool(cmd: Command) -> Result<(), String> {
             moves,
         )
         .map_err(|e| e.to_string()),
+        Command::Match(args) => {
+            drop(out);
+            chuhe::arena::run_cli(&args)
+        }
     }
 }
