@@ -1,18 +1,33 @@
 //! Static evaluation, from the side to move's point of view.
 //!
-//! Every weight lives in `Params` (one instance, `PARAMS`), so tuning reads
-//! and writes one place. Terms come as (middle game, end game) pairs and are
-//! blended by a material phase: chariots, horses and cannons on the board
-//! make the middle game.
+//! Every weight lives in `Params` (the tuned values are in `eval_params.rs`,
+//! written by `chuhe tune`). Terms are (middle game, end game) pairs,
+//! blended by a material phase; a scale factor then pulls known drawish
+//! material balances toward zero.
 //!
-//! Piece-square tables are left-right symmetric: they are indexed by the
-//! distance-from-edge file (a/i = 0 .. e = 4) and the rank counted from the
-//! owner's back rank, 5 x 10 entries per kind.
+//! The evaluation is linear in the weights before tapering, which is what
+//! makes Texel tuning simple: `evaluate_traced` reports which weights were
+//! used with which signed count, and the tuner fits them to game results.
+//!
+//! Terms:
+//! * material and piece-square tables (left-right symmetric, indexed by
+//!   distance from the edge file and rank from the owner's back rank);
+//! * mobility of chariots, horses and cannons;
+//! * king safety: advisors and elephants left, pressure on the enemy palace
+//!   (a table indexed by attack units), cannons lined up on the king's file
+//!   or rank (hollow cannon with nothing between, or with two screens);
+//! * pieces pinned against their own king (by chariot, cannon or horse leg);
+//! * pawn structure: crossed pawns side by side;
+//! * connected advisors and elephants;
+//! * end-game scaling of drawish material (not tuned).
 
+use crate::attacks;
+use crate::bitboard::Bitboard;
 use crate::position::Position;
 use crate::types::*;
 
 /// A (middle game, end game) pair.
+#[repr(C)]
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Default)]
 pub struct Pair(pub i32, pub i32);
 
@@ -40,10 +55,159 @@ impl std::ops::AddAssign for Pair {
     }
 }
 
+impl std::ops::SubAssign for Pair {
+    #[inline(always)]
+    fn sub_assign(&mut self, o: Pair) {
+        self.0 -= o.0;
+        self.1 -= o.1;
+    }
+}
+
+impl std::ops::Mul<i32> for Pair {
+    type Output = Pair;
+    #[inline(always)]
+    fn mul(self, k: i32) -> Pair {
+        Pair(self.0 * k, self.1 * k)
+    }
+}
+
 /// Phase weight of each kind (king, advisor, elephant, horse, chariot, cannon, pawn).
 pub const PHASE_WEIGHT: [i32; 7] = [0, 0, 0, 2, 4, 2, 0];
 /// Full middle-game phase: both sides' chariots, horses and cannons.
 pub const PHASE_MAX: i32 = 2 * (2 * 2 + 2 * 4 + 2 * 2);
+/// Scale factor meaning "no scaling".
+pub const SCALE_NORMAL: i32 = 64;
+/// King-danger table size (attack units are capped here).
+pub const DANGER_UNITS: usize = 16;
+
+/// All evaluation weights. Only `Pair`s, so the tuner can see the struct as
+/// one flat array (`Params::as_slice`).
+#[repr(C)]
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Params {
+    /// Material per kind.
+    pub material: [Pair; 7],
+    /// Piece-square bonus per kind, `[relative rank][half file]`.
+    pub pst: [[[Pair; 5]; 10]; 7],
+    /// By number of points a chariot reaches (empty or enemy).
+    pub chariot_mobility: [Pair; 18],
+    /// By number of points a horse reaches.
+    pub horse_mobility: [Pair; 9],
+    /// By number of empty points a cannon can move to.
+    pub cannon_mobility: [Pair; 18],
+    /// Our king's guard, `[advisors][elephants]`.
+    pub shelter: [[Pair; 3]; 3],
+    /// Our pressure on the enemy palace, by attack units.
+    pub king_attack: [Pair; DANGER_UNITS],
+    /// Our cannon on the enemy king's `[file, rank]` with `[0, 1, 2]`
+    /// pieces between (0: the hollow cannon; 2: a cannon behind two screens).
+    pub cannon_aim: [[Pair; 3]; 2],
+    /// Our chariot on the enemy king's `[file, rank]` with 0..=2 pieces between.
+    pub chariot_aim: [[Pair; 3]; 2],
+    /// Our piece of this kind pinned against our own king.
+    pub pinned: [Pair; 7],
+    /// Crossed pawns standing side by side (per pair).
+    pub linked_pawns: Pair,
+    /// Advisors, and elephants, that protect each other.
+    pub linked_advisors: Pair,
+    pub linked_elephants: Pair,
+    /// Bonus for having the move.
+    pub tempo: Pair,
+}
+
+/// Attack units per attacking kind reaching the enemy palace.
+const ATTACK_UNITS: [usize; 7] = [0, 0, 0, 2, 3, 2, 1];
+
+impl Params {
+    pub const LEN: usize = std::mem::size_of::<Params>() / std::mem::size_of::<Pair>();
+
+    /// The weights as one flat array, in declaration order.
+    pub fn as_slice(&self) -> &[Pair] {
+        // SAFETY: Params is repr(C) and made only of Pair (repr(C), two
+        // i32), so it has Pair's alignment, no padding, and LEN elements.
+        unsafe { std::slice::from_raw_parts(self as *const Params as *const Pair, Self::LEN) }
+    }
+
+    pub fn as_mut_slice(&mut self) -> &mut [Pair] {
+        // SAFETY: as in `as_slice`; the borrow is exclusive.
+        unsafe { std::slice::from_raw_parts_mut(self as *mut Params as *mut Pair, Self::LEN) }
+    }
+
+    /// Index of `field` (a reference into `self`) in the flat array.
+    #[inline(always)]
+    pub fn index_of(&self, field: &Pair) -> usize {
+        (field as *const Pair as usize - self as *const Params as usize)
+            / std::mem::size_of::<Pair>()
+    }
+
+    /// Name of the weight at flat index `i` (for reports).
+    pub fn name_of(i: usize) -> String {
+        let mut base = 0;
+        for (name, dims) in FIELDS {
+            let n: usize = dims.iter().product();
+            if i < base + n {
+                return format!("{name}[{}]", i - base);
+            }
+            base += n;
+        }
+        format!("?{i}")
+    }
+}
+
+/// Every field of `Params` in declaration order, with its array shape
+/// (empty for a single pair). The tuner's source writer and `name_of`
+/// walk this list; the assertion below keeps it in step with the struct.
+pub const FIELDS: &[(&str, &[usize])] = &[
+    ("material", &[7]),
+    ("pst", &[7, 10, 5]),
+    ("chariot_mobility", &[18]),
+    ("horse_mobility", &[9]),
+    ("cannon_mobility", &[18]),
+    ("shelter", &[3, 3]),
+    ("king_attack", &[DANGER_UNITS]),
+    ("cannon_aim", &[2, 3]),
+    ("chariot_aim", &[2, 3]),
+    ("pinned", &[7]),
+    ("linked_pawns", &[]),
+    ("linked_advisors", &[]),
+    ("linked_elephants", &[]),
+    ("tempo", &[]),
+];
+
+const fn fields_len() -> usize {
+    let mut total = 0;
+    let mut i = 0;
+    while i < FIELDS.len() {
+        let dims = FIELDS[i].1;
+        let mut n = 1;
+        let mut j = 0;
+        while j < dims.len() {
+            n *= dims[j];
+            j += 1;
+        }
+        total += n;
+        i += 1;
+    }
+    total
+}
+
+const _: () = assert!(fields_len() == Params::LEN);
+const _: () = assert!(std::mem::size_of::<Params>() == Params::LEN * std::mem::size_of::<Pair>());
+
+pub use crate::eval_params::PARAMS;
+
+/// Receives the weights an evaluation used, with signed counts (positive
+/// for Red). The plain evaluation uses `NoTrace`, which compiles away.
+pub trait Trace {
+    fn add(&mut self, index: usize, count: i32);
+}
+
+pub struct NoTrace;
+
+impl Trace for NoTrace {
+    #[inline(always)]
+    fn add(&mut self, _: usize, _: i32) {}
+}
 
 /// File index for the symmetric tables: distance from the nearer edge.
 #[inline(always)]
@@ -61,177 +225,10 @@ pub fn relative_rank(c: Color, sq: Square) -> usize {
     }
 }
 
-/// All evaluation weights.
-#[derive(Clone, Debug, PartialEq, Eq)]
-pub struct Params {
-    /// Material per kind.
-    pub material: [Pair; 7],
-    /// Piece-square bonus per kind, `[relative rank][half file]`.
-    pub pst: [[[Pair; 5]; 10]; 7],
-    /// Bonus for having the move.
-    pub tempo: i32,
-}
-
-const fn p(mg: i32, eg: i32) -> Pair {
-    Pair(mg, eg)
-}
-
-/// Builds a PST from a middle-game table, with the end game scaled by
-/// `eg_pct` percent (a starting point for tuning).
-const fn table(mg: [[i32; 5]; 10], eg_pct: i32) -> [[Pair; 5]; 10] {
-    let mut t = [[Pair(0, 0); 5]; 10];
-    let mut r = 0;
-    while r < 10 {
-        let mut f = 0;
-        while f < 5 {
-            t[r][f] = Pair(mg[r][f], mg[r][f] * eg_pct / 100);
-            f += 1;
-        }
-        r += 1;
-    }
-    t
-}
-
-/// Hand-set starting weights: the common wisdom of xiangqi play (crossed
-/// pawns near the palace, central cannons, advanced horses, chariots on
-/// open ranks) in numbers. The tuning issue replaces them with fitted values.
-pub const PARAMS: Params = Params {
-    material: [
-        p(0, 0),       // king
-        p(200, 180),   // advisor
-        p(200, 180),   // elephant
-        p(430, 470),   // horse
-        p(1000, 1000), // chariot
-        p(450, 420),   // cannon
-        p(100, 120),   // pawn
-    ],
-    pst: [
-        // King: prefers its back rank; leaving it is a weakness.
-        table(
-            [
-                [0, 0, 0, -5, 0],
-                [0, 0, 0, -15, -10],
-                [0, 0, 0, -25, -20],
-                [0; 5],
-                [0; 5],
-                [0; 5],
-                [0; 5],
-                [0; 5],
-                [0; 5],
-                [0; 5],
-            ],
-            50,
-        ),
-        // Advisor.
-        table(
-            [
-                [0, 0, 0, 0, 0],
-                [0, 0, 0, 0, 5],
-                [0, 0, 0, -5, 0],
-                [0; 5],
-                [0; 5],
-                [0; 5],
-                [0; 5],
-                [0; 5],
-                [0; 5],
-                [0; 5],
-            ],
-            100,
-        ),
-        // Elephant.
-        table(
-            [
-                [0, 0, 0, 0, 0],
-                [0; 5],
-                [-5, 0, 0, 0, 5],
-                [0; 5],
-                [0, 0, -5, 0, 0],
-                [0; 5],
-                [0; 5],
-                [0; 5],
-                [0; 5],
-                [0; 5],
-            ],
-            100,
-        ),
-        // Horse.
-        table(
-            [
-                [-20, 0, -5, -10, -15],
-                [-15, -5, 5, 0, -10],
-                [-10, 5, 15, 10, 5],
-                [-5, 10, 15, 15, 10],
-                [0, 15, 20, 20, 20],
-                [0, 20, 25, 25, 25],
-                [5, 25, 35, 40, 30],
-                [5, 20, 40, 45, 40],
-                [0, 15, 40, 30, 20],
-                [-10, 0, 10, 0, -10],
-            ],
-            100,
-        ),
-        // Chariot.
-        table(
-            [
-                [-10, 0, -5, 0, -5],
-                [-5, 5, 0, 5, 0],
-                [0, 5, 5, 10, 5],
-                [5, 10, 10, 10, 10],
-                [10, 15, 15, 15, 15],
-                [10, 15, 15, 15, 15],
-                [10, 15, 15, 20, 20],
-                [10, 15, 15, 20, 20],
-                [10, 20, 20, 25, 25],
-                [5, 10, 10, 15, 10],
-            ],
-            100,
-        ),
-        // Cannon.
-        table(
-            [
-                [0, 0, 5, 10, 10],
-                [0, 5, 5, 10, 10],
-                [-5, 0, 0, 5, 20],
-                [-5, 0, 0, 5, 10],
-                [0, 0, 5, 5, 10],
-                [0, 5, 5, 10, 15],
-                [0, 5, 0, 5, 10],
-                [5, 5, 5, 0, 5],
-                [5, 5, 0, 0, 0],
-                [10, 10, 5, 0, 0],
-            ],
-            50,
-        ),
-        // Pawn: a crossed pawn roughly doubles; most near the palace.
-        table(
-            [
-                [0; 5],
-                [0; 5],
-                [0; 5],
-                [0, 0, 0, 0, 5],
-                [5, 0, 10, 0, 15],
-                [50, 55, 60, 65, 70],
-                [55, 65, 75, 85, 90],
-                [55, 70, 85, 100, 105],
-                [45, 60, 75, 90, 95],
-                [0, 10, 20, 30, 30],
-            ],
-            120,
-        ),
-    ],
-    tempo: 10,
-};
-
-/// Material and placement of one piece.
-#[inline(always)]
-fn piece_term(params: &Params, c: Color, k: PieceKind, sq: Square) -> Pair {
-    params.material[k.index()] + params.pst[k.index()][relative_rank(c, sq)][half_file(sq)]
-}
-
 /// The middle-game phase, 0 (bare end game) ..= PHASE_MAX.
 pub fn phase(pos: &Position) -> i32 {
     let mut ph = 0;
-    for k in PieceKind::ALL {
+    for k in [PieceKind::Horse, PieceKind::Chariot, PieceKind::Cannon] {
         ph += PHASE_WEIGHT[k.index()] * pos.pieces_kind(k).count() as i32;
     }
     ph.min(PHASE_MAX)
@@ -243,61 +240,251 @@ pub fn taper(s: Pair, phase: i32) -> i32 {
     (s.0 * phase + s.1 * (PHASE_MAX - phase)) / PHASE_MAX
 }
 
-/// Red-minus-Black score before tapering.
-pub fn raw_terms(pos: &Position, params: &Params) -> Pair {
-    let mut s = Pair(0, 0);
-    for c in Color::BOTH {
-        let mut side = Pair(0, 0);
-        for k in PieceKind::ALL {
-            for sq in pos.pieces(c, k) {
-                side += piece_term(params, c, k, sq);
+/// Accumulates weights for one side, with that side's sign.
+struct Acc<'a, T: Trace> {
+    params: &'a Params,
+    trace: &'a mut T,
+    sign: i32,
+    sum: Pair,
+}
+
+impl<T: Trace> Acc<'_, T> {
+    #[inline(always)]
+    fn add(&mut self, w: &Pair) {
+        self.sum += *w;
+        self.trace.add(self.params.index_of(w), self.sign);
+    }
+
+    #[inline(always)]
+    fn add_n(&mut self, w: &Pair, n: i32) {
+        self.sum += *w * n;
+        self.trace.add(self.params.index_of(w), self.sign * n);
+    }
+}
+
+/// One side's terms (positive = good for `c`).
+fn side_terms<T: Trace>(pos: &Position, c: Color, acc: &mut Acc<'_, T>) {
+    let p = acc.params;
+    let them = !c;
+    let own = pos.pieces_of(c);
+    let occ = pos.occupancy();
+    let occ_bb = occ.bitboard();
+    let enemy_king = pos.king_square(them);
+    let enemy_palace = Bitboard::palace(them);
+    let king_lines = Bitboard::rank(enemy_king.rank()) | Bitboard::file(enemy_king.file());
+    let mut units = 0usize;
+
+    for k in PieceKind::ALL {
+        for sq in pos.pieces(c, k) {
+            acc.add(&p.material[k.index()]);
+            acc.add(&p.pst[k.index()][relative_rank(c, sq)][half_file(sq)]);
+            match k {
+                PieceKind::Chariot => {
+                    let att = attacks::chariot(sq, occ);
+                    acc.add(&p.chariot_mobility[(att & !own).count().min(17) as usize]);
+                    if (att & enemy_palace).is_nonempty() {
+                        units += ATTACK_UNITS[k.index()];
+                    }
+                    if king_lines.has(sq) {
+                        let between = (attacks::between(sq, enemy_king) & occ_bb).count();
+                        if between <= 2 {
+                            let line = (sq.rank() == enemy_king.rank()) as usize;
+                            acc.add(&p.chariot_aim[line][between as usize]);
+                        }
+                    }
+                }
+                PieceKind::Horse => {
+                    let att = attacks::horse(sq, occ_bb);
+                    acc.add(&p.horse_mobility[(att & !own).count() as usize]);
+                    if (att & enemy_palace).is_nonempty() {
+                        units += ATTACK_UNITS[k.index()];
+                    }
+                }
+                PieceKind::Cannon => {
+                    let quiet = attacks::chariot(sq, occ) & !occ_bb;
+                    acc.add(&p.cannon_mobility[quiet.count().min(17) as usize]);
+                    if king_lines.has(sq) {
+                        let between = (attacks::between(sq, enemy_king) & occ_bb).count();
+                        if between <= 2 {
+                            let line = (sq.rank() == enemy_king.rank()) as usize;
+                            acc.add(&p.cannon_aim[line][between as usize]);
+                            units += ATTACK_UNITS[k.index()];
+                        }
+                    } else if (attacks::cannon(sq, occ) & enemy_palace).is_nonempty() {
+                        units += ATTACK_UNITS[k.index()];
+                    }
+                }
+                PieceKind::Pawn if (attacks::pawn(c, sq) & enemy_palace).is_nonempty() => {
+                    units += ATTACK_UNITS[k.index()];
+                }
+                _ => {}
             }
         }
-        s = if c == Color::Red { s + side } else { s - side };
     }
-    s
+    acc.add(&p.king_attack[units.min(DANGER_UNITS - 1)]);
+
+    let advisors = pos.pieces(c, PieceKind::Advisor);
+    let elephants = pos.pieces(c, PieceKind::Elephant);
+    acc.add(&p.shelter[advisors.count().min(2) as usize][elephants.count().min(2) as usize]);
+    if advisors.count() == 2 && (attacks::advisor(advisors.lsb()) & advisors).is_nonempty() {
+        acc.add(&p.linked_advisors);
+    }
+    if elephants.count() == 2
+        && (attacks::elephant(elephants.lsb(), occ_bb) & elephants).is_nonempty()
+    {
+        acc.add(&p.linked_elephants);
+    }
+
+    let crossed = pos.pieces(c, PieceKind::Pawn) & !Bitboard::own_half(c);
+    let right_neighbours = Bitboard((crossed.0 << 1) & !Bitboard::file(0).0) & crossed;
+    if right_neighbours.is_nonempty() {
+        acc.add_n(&p.linked_pawns, right_neighbours.count() as i32);
+    }
+
+    // The side to move's blockers are already in the position's state.
+    let blockers = if c == pos.side_to_move() {
+        pos.blockers()
+    } else {
+        pos.king_lines(c).blockers
+    };
+    let pinned = blockers & own;
+    for sq in pinned {
+        acc.add(&p.pinned[pos.piece_on(sq).kind().index()]);
+    }
+}
+
+/// End-game scale for the side `strong` that the score favours:
+/// `SCALE_NORMAL` means no scaling, 0 a dead draw.
+pub fn scale_factor(pos: &Position, strong: Color) -> i32 {
+    let weak = !strong;
+    let count = |c: Color, k: PieceKind| pos.pieces(c, k).count();
+    let (r, n, c, pw) = (
+        count(strong, PieceKind::Chariot),
+        count(strong, PieceKind::Horse),
+        count(strong, PieceKind::Cannon),
+        count(strong, PieceKind::Pawn),
+    );
+    let crossed = (pos.pieces(strong, PieceKind::Pawn) & !Bitboard::own_half(strong)).count();
+    let weak_guards = count(weak, PieceKind::Advisor) + count(weak, PieceKind::Elephant);
+    let weak_majors = count(weak, PieceKind::Chariot)
+        + count(weak, PieceKind::Horse)
+        + count(weak, PieceKind::Cannon);
+    if r + n + c + crossed == 0 {
+        // Nothing that can cross the river and attack: no way to mate.
+        return 0;
+    }
+    if r + n + c == 0 {
+        // Pawns only: one pawn rarely beats a guarded king.
+        return match (crossed, weak_guards) {
+            (1, 0) => 40,
+            (1, _) => 12,
+            (2, g) if g >= 3 => 32,
+            _ => SCALE_NORMAL,
+        };
+    }
+    if r == 0 && n + c == 1 && pw == 0 {
+        // A lone horse or cannon cannot force mate against any guard.
+        return if weak_guards > 0 || weak_majors > 0 {
+            4
+        } else {
+            24
+        };
+    }
+    if r == 1 && n + c + crossed == 0 {
+        if count(weak, PieceKind::Chariot) >= 1 {
+            return 12;
+        }
+        if weak_majors >= 1 && weak_guards >= 2 {
+            return 24;
+        }
+    }
+    SCALE_NORMAL
+}
+
+/// Red-minus-Black terms before tapering, reporting used weights to `trace`.
+pub fn terms<T: Trace>(pos: &Position, params: &Params, trace: &mut T) -> Pair {
+    let mut acc = Acc {
+        params,
+        trace,
+        sign: 1,
+        sum: Pair(0, 0),
+    };
+    side_terms(pos, Color::Red, &mut acc);
+    let red = acc.sum;
+    acc.sum = Pair(0, 0);
+    acc.sign = -1;
+    side_terms(pos, Color::Black, &mut acc);
+    let black = acc.sum;
+    let stm_sign = if pos.side_to_move() == Color::Red {
+        1
+    } else {
+        -1
+    };
+    acc.sign = stm_sign;
+    acc.sum = Pair(0, 0);
+    acc.add(&params.tempo);
+    red - black + acc.sum * stm_sign
+}
+
+/// The evaluation from Red's view with its parts: (score, phase, scale).
+pub fn evaluate_red<T: Trace>(pos: &Position, params: &Params, trace: &mut T) -> (i32, i32, i32) {
+    let t = terms(pos, params, trace);
+    let ph = phase(pos);
+    let tapered = taper(t, ph);
+    let strong = if tapered >= 0 {
+        Color::Red
+    } else {
+        Color::Black
+    };
+    let scale = scale_factor(pos, strong);
+    (tapered * scale / SCALE_NORMAL, ph, scale)
 }
 
 /// The static evaluation, from the side to move's view, clamped well inside
 /// the mate range.
+#[inline]
 pub fn evaluate(pos: &Position) -> Score {
     evaluate_with(pos, &PARAMS)
 }
 
 pub fn evaluate_with(pos: &Position, params: &Params) -> Score {
-    let white = taper(raw_terms(pos, params), phase(pos));
+    let (red, _, _) = evaluate_red(pos, params, &mut NoTrace);
     let stm = if pos.side_to_move() == Color::Red {
-        white
+        red
     } else {
-        -white
+        -red
     };
-    (stm + params.tempo).clamp(-MATE_BOUND + 1000, MATE_BOUND - 1000)
+    stm.clamp(-MATE_BOUND + 1000, MATE_BOUND - 1000)
 }
 
 /// A human-readable breakdown (for the `eval` command).
 pub fn describe(pos: &Position) -> String {
-    let ph = phase(pos);
-    let mut out = String::new();
-    for c in Color::BOTH {
-        let mut mat = Pair(0, 0);
-        let mut pst = Pair(0, 0);
-        for k in PieceKind::ALL {
-            for sq in pos.pieces(c, k) {
-                mat += PARAMS.material[k.index()];
-                pst += PARAMS.pst[k.index()][relative_rank(c, sq)][half_file(sq)];
-            }
+    struct Sum(Vec<(usize, i32)>);
+    impl Trace for Sum {
+        fn add(&mut self, index: usize, count: i32) {
+            self.0.push((index, count));
         }
-        out.push_str(&format!(
-            "{:5}: material {:5} / {:5}  placement {:4} / {:4}\n",
-            c.name(),
-            mat.0,
-            mat.1,
-            pst.0,
-            pst.1
-        ));
+    }
+    let mut t = Sum(Vec::new());
+    let (red, ph, scale) = evaluate_red(pos, &PARAMS, &mut t);
+    let flat = PARAMS.as_slice();
+    let mut groups: Vec<(String, Pair)> = Vec::new();
+    for (i, n) in t.0 {
+        let name = Params::name_of(i);
+        let group = name.split('[').next().unwrap_or("").to_string();
+        let v = flat[i] * n;
+        match groups.iter_mut().find(|(g, _)| *g == group) {
+            Some(e) => e.1 += v,
+            None => groups.push((group, v)),
+        }
+    }
+    let mut out = String::from("term               middle    end   (Red minus Black)\n");
+    for (g, v) in groups {
+        out.push_str(&format!("{g:<18} {:6} {:6}\n", v.0, v.1));
     }
     out.push_str(&format!(
-        "phase {ph}/{PHASE_MAX}; total (side to move) {}",
+        "phase {ph}/{PHASE_MAX}, scale {scale}/{SCALE_NORMAL}\n\
+         total: {red} for Red, {} for the side to move",
         evaluate(pos)
     ));
     out
@@ -310,7 +497,7 @@ mod tests {
     #[test]
     fn start_position_is_balanced() {
         let pos = Position::startpos();
-        assert_eq!(evaluate(&pos), PARAMS.tempo);
+        assert_eq!(evaluate(&pos), taper(PARAMS.tempo, PHASE_MAX));
         assert_eq!(phase(&pos), PHASE_MAX);
     }
 
@@ -323,14 +510,73 @@ mod tests {
         for fen in fens {
             let pos = Position::from_fen(fen).unwrap();
             assert_eq!(evaluate(&pos), evaluate(&pos.mirrored()));
+            // The same position with colours swapped (board rotated).
+            let rotated = rotate_fen(fen);
+            let rot = Position::from_fen(&rotated).unwrap();
+            assert_eq!(evaluate(&pos), evaluate(&rot), "{rotated}");
         }
     }
 
+    /// The position seen from the other side: board rotated 180 degrees,
+    /// colours swapped, the other side to move.
+    fn rotate_fen(fen: &str) -> String {
+        let mut parts = fen.split(' ');
+        let board: String = parts
+            .next()
+            .unwrap()
+            .chars()
+            .rev()
+            .map(|c| {
+                if c.is_ascii_uppercase() {
+                    c.to_ascii_lowercase()
+                } else {
+                    c.to_ascii_uppercase()
+                }
+            })
+            .collect();
+        let side = if parts.next() == Some("w") { "b" } else { "w" };
+        format!("{board} {side}")
+    }
+
     #[test]
-    fn extra_chariot_is_winning() {
+    fn trace_reproduces_the_score() {
+        struct Rec(Vec<(usize, i32)>);
+        impl Trace for Rec {
+            fn add(&mut self, i: usize, n: i32) {
+                self.0.push((i, n));
+            }
+        }
+        let pos = Position::from_fen(
+            "1rbaka2R/5r3/6n2/2p1p1p2/4P1bP1/PpC3Bc1/1nPR2P2/2N2AN2/1c2K1p2/2BAC4 w - - 0 1",
+        )
+        .unwrap();
+        let mut rec = Rec(Vec::new());
+        let total = terms(&pos, &PARAMS, &mut rec);
+        let flat = PARAMS.as_slice();
+        let mut sum = Pair(0, 0);
+        for (i, n) in rec.0 {
+            sum += flat[i] * n;
+        }
+        assert_eq!(sum, total);
+    }
+
+    #[test]
+    fn flat_view_indexes_fields() {
+        let p = &PARAMS;
+        assert_eq!(p.index_of(&p.material[0]), 0);
+        assert_eq!(p.index_of(&p.pst[0][0][0]), 7);
+        assert_eq!(p.index_of(&p.tempo), Params::LEN - 1);
+        assert_eq!(Params::name_of(Params::LEN - 1), "tempo[0]");
+        assert_eq!(Params::name_of(8), "pst[1]");
+    }
+
+    #[test]
+    fn extra_chariot_is_winning_and_lone_cannon_is_not() {
         let pos = Position::from_fen("3k5/9/9/9/9/9/9/9/4R4/5K3 w").unwrap();
-        assert!(evaluate(&pos) > 900);
+        assert!(evaluate(&pos) > 500);
         let pos = Position::from_fen("3k5/9/9/9/9/9/9/9/4R4/5K3 b").unwrap();
-        assert!(evaluate(&pos) < -900);
+        assert!(evaluate(&pos) < -500);
+        let cannon = Position::from_fen("3ak4/4a4/9/9/9/9/9/9/3C5/5K3 w").unwrap();
+        assert!(evaluate(&cannon).abs() < 100, "{}", evaluate(&cannon));
     }
 }

@@ -4,10 +4,14 @@
 pub mod arena;
 pub mod attacks;
 pub mod bitboard;
+pub mod book;
 pub mod eval;
+pub mod eval_params;
 pub mod history;
 pub mod movegen;
 pub mod movepick;
+pub mod notation;
+pub mod pgn;
 pub mod position;
 pub mod rules;
 pub mod search;

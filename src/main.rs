@@ -4,8 +4,9 @@
 use chuhe::position::Position;
 use chuhe::thread::MAX_THREADS;
 use chuhe::time::Limits;
+use chuhe::tools::book::BookCommand;
 use chuhe::tools::perft::{self, LeafCounting};
-use chuhe::tools::{analyse, bench, timeplan};
+use chuhe::tools::{analyse, bench, timeplan, tune};
 use chuhe::types::Move;
 use clap::{Parser, Subcommand};
 use std::io::Write;
@@ -69,6 +70,29 @@ enum Command {
         #[arg(long, default_value_t = 1)]
         multipv: usize,
     },
+    /// Fit the evaluation weights to game results (Texel tuning) and write
+    /// them as Rust source.
+    Tune {
+        /// Game files, plain or xz-compressed: master-games TSV, or PGN (as
+        /// `chuhe match` writes it).
+        #[arg(long, required = true, num_args = 1..)]
+        games: Vec<String>,
+        /// Where to write the weights.
+        #[arg(long, default_value = "src/eval_params.rs")]
+        out: String,
+        #[arg(long, default_value_t = 400)]
+        epochs: usize,
+        #[arg(long, default_value_t = 2_000_000)]
+        max_positions: usize,
+        /// Keep every k-th position of a game.
+        #[arg(long, default_value_t = 2)]
+        every: usize,
+        /// Skip the first plies of each game.
+        #[arg(long, default_value_t = 16)]
+        min_ply: usize,
+        #[arg(long, default_value_t = 2.0)]
+        learning_rate: f64,
+    },
     /// Print the time the time manager allots per move over a simulated game.
     Timeplan {
         /// Starting clock, milliseconds.
@@ -88,6 +112,11 @@ enum Command {
         session_time: u64,
         #[arg(long, default_value_t = 40)]
         moves: u32,
+    },
+    /// Opening book: build, probe, stats.
+    Book {
+        #[command(subcommand)]
+        command: BookCommand,
     },
     /// Play an engine-vs-engine match (UCCI or UCI engines), refereed by
     /// chuhe's rules, with PGN output, Elo and an optional SPRT stop.
@@ -178,6 +207,25 @@ fn run_tool(cmd: Command) -> Result<(), String> {
             analyse::run(pos, opts, sink);
             Ok(())
         }
+        Command::Tune {
+            games,
+            out: path,
+            epochs,
+            max_positions,
+            every,
+            min_ply,
+            learning_rate,
+        } => {
+            let opts = tune::TuneOptions {
+                min_ply,
+                every: every.max(1),
+                max_positions,
+                epochs,
+                learning_rate,
+            };
+            tune::run(&games, &path, &opts, &mut out)
+        }
+        Command::Book { command } => chuhe::tools::book::run(command, &mut out),
         Command::Timeplan {
             time,
             inc,

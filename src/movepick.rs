@@ -307,7 +307,7 @@ mod tests {
             crate::position::START_FEN,
             "r1ba1a3/4kn3/2n1b4/pNp1p1p1p/4c4/6P2/P1P2R2P/1CcC5/9/2BAKAB2 w - - 0 1",
             "1rbaka2R/5r3/6n2/2p1p1p2/4P1bP1/PpC3Bc1/1nPR2P2/2N2AN2/1c2K1p2/2BAC4 w - - 0 1",
-            "3k5/9/9/9/9/9/9/9/4r4/3K5 w", // in check
+            "4k4/9/9/9/9/9/9/9/3r5/3K5 w", // in check
         ];
         for fen in fens {
             let pos = Position::from_fen(fen).unwrap();

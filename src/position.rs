@@ -34,6 +34,17 @@ pub struct StateInfo {
     pub screen_gaps: Bitboard,
 }
 
+/// What stands on the lines into one king: see `Position::king_lines`.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct KingLines {
+    /// Enemy pieces giving check.
+    pub checkers: Bitboard,
+    /// Pieces (of either colour) whose removal would expose the king.
+    pub blockers: Bitboard,
+    /// Empty points where any piece would become a checking cannon's screen.
+    pub screen_gaps: Bitboard,
+}
+
 /// Why a FEN was rejected.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub enum FenError {
@@ -594,7 +605,15 @@ impl Position {
     /// both pieces before it, and first in line leaves a gap a piece could
     /// fill as its screen.
     fn compute_check_info(&self, st: &mut StateInfo) {
-        let us = self.side;
+        let lines = self.king_lines(self.side);
+        st.checkers = lines.checkers;
+        st.blockers = lines.blockers;
+        st.screen_gaps = lines.screen_gaps;
+    }
+
+    /// Checkers, blockers and screen gaps around `us`'s king, whichever side
+    /// is to move (the evaluation asks about both kings).
+    pub fn king_lines(&self, us: Color) -> KingLines {
         let them = !us;
         let ksq = self.kings[us.index()];
         let occ = self.occ;
@@ -647,9 +666,11 @@ impl Position {
                 blockers |= attacks::between(ksq, s) & occ_bb;
             }
         }
-        st.checkers = checkers;
-        st.blockers = blockers;
-        st.screen_gaps = gaps;
+        KingLines {
+            checkers,
+            blockers,
+            screen_gaps: gaps,
+        }
     }
 
     /// Whether our king would be attacked after the pseudo-legal move `m`.

@@ -238,7 +238,12 @@ pub struct Worker {
     tm: Option<TimeManager>,
     nodes_limit: Option<u64>,
     was_pondering: bool,
+    /// Recent static evaluations by key (positions recur often in a tree).
+    eval_cache: Vec<(u64, Score)>,
 }
+
+/// Entries in the per-thread evaluation cache (a power of two).
+const EVAL_CACHE_SIZE: usize = 1 << 16;
 
 impl Worker {
     pub fn new(id: usize) -> Worker {
@@ -261,6 +266,7 @@ impl Worker {
             tm: None,
             nodes_limit: None,
             was_pondering: false,
+            eval_cache: vec![(0, 0); EVAL_CACHE_SIZE],
         }
     }
 
@@ -270,6 +276,19 @@ impl Worker {
 
     fn is_main(&self) -> bool {
         self.id == 0
+    }
+
+    /// The static evaluation of the current position, through the cache.
+    #[inline]
+    fn static_eval(&mut self) -> Score {
+        let key = self.pos.key();
+        let slot = &mut self.eval_cache[key as usize & (EVAL_CACHE_SIZE - 1)];
+        if slot.0 == key {
+            return slot.1;
+        }
+        let e = eval::evaluate(&self.pos);
+        *slot = (key, e);
+        e
     }
 
     /// Runs iterative deepening for `job` until done or stopped, leaving the
@@ -607,7 +626,7 @@ impl Worker {
                 return if in_check {
                     0
                 } else {
-                    eval::evaluate(&self.pos)
+                    self.static_eval()
                 };
             }
             // Mate distance pruning: no result here beats a shorter mate.
@@ -657,7 +676,7 @@ impl Worker {
         } else {
             let se = match tt_hit {
                 Some(h) if h.eval != -INFINITE && h.eval.abs() < MATE_BOUND => h.eval,
-                _ => eval::evaluate(&self.pos),
+                _ => self.static_eval(),
             };
             let mut e = se;
             if let Some(h) = tt_hit
@@ -1081,7 +1100,7 @@ impl Worker {
             return if in_check {
                 0
             } else {
-                eval::evaluate(&self.pos)
+                self.static_eval()
             };
         }
         let key = self.pos.key();
@@ -1105,7 +1124,7 @@ impl Worker {
         } else {
             static_eval = match tt_hit {
                 Some(h) if h.eval != -INFINITE && h.eval.abs() < MATE_BOUND => h.eval,
-                _ => eval::evaluate(&self.pos),
+                _ => self.static_eval(),
             };
             best_score = static_eval;
             if let Some(h) = tt_hit

@@ -151,7 +151,7 @@ const MATES: &[(&str, u32, &str)] = &[
 #[test]
 fn finds_mates_with_exact_scores() {
     for &(fen, n, note) in MATES {
-        let r = search(fen, 2 * n as i32 + 5);
+        let r = search(fen, 2 * n as i32 + 8);
         assert_eq!(r.score, MATE - (2 * n as Score - 1), "{note}: {fen}");
         let m = r.best.expect("a move");
         let mut pos = Position::from_fen(fen).unwrap();

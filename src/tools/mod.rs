@@ -1,7 +1,10 @@
 //! Command-line tools built on the engine: perft/divide (move generator
-//! checks and speed), and later bench and analyse.
+//! checks and speed), book (build, probe, stats), and later bench and
+//! analyse.
 
 pub mod analyse;
 pub mod bench;
+pub mod book;
 pub mod perft;
 pub mod timeplan;
+pub mod tune;
