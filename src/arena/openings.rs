@@ -6,13 +6,15 @@
 //!   empty (an empty FEN is the start position; the moves are ICCS,
 //!   space-separated). A line with no `|` is a FEN if it contains `/`,
 //!   else a move list. `#` starts a comment; blank lines are skipped.
-//! - PGN: every game's start position (`FEN` tag or the start position)
-//!   and its moves; the game's `Opening` or `ECCO` tag names it.
+//! - PGN (plain or xz-compressed): every game's start position (`FEN` tag
+//!   or the start position) and its moves, in ICCS, Chinese or WXF; the
+//!   game's `Opening` or `ECCO` tag names it.
 //!
 //! Every move is checked; a bad line is an error naming the line (or game)
 //! and the move. The default suite, `book/openings.txt`, is built into the
 //! binary.
 
+use crate::pgn;
 use crate::position::{Position, START_FEN};
 use crate::types::Move;
 use std::path::Path;
@@ -99,17 +101,19 @@ pub fn parse_text(text: &str) -> Result<Vec<Opening>, String> {
     Ok(out)
 }
 
-/// Reads the games of a PGN file as openings. Moves are read by
-/// [`pgn_moves`]; a game with none is its start position.
+/// Reads the games of a PGN file as openings (moves in ICCS, Chinese or
+/// WXF, through [`crate::pgn`]); the `Opening` or `ECCO` tag names each.
 pub fn parse_pgn(text: &str) -> Result<Vec<Opening>, String> {
     let mut out = Vec::new();
-    for (i, game) in split_pgn(text).iter().enumerate() {
-        let fen = game
-            .tag("FEN")
-            .filter(|f| !f.trim().is_empty())
-            .unwrap_or(START_FEN);
-        let mut opening =
-            build(fen, &game.moves.join(" ")).map_err(|e| format!("PGN game {}: {e}", i + 1))?;
+    for (i, game) in pgn::parse_games(text).iter().enumerate() {
+        if game.tags.is_empty() && game.moves.is_empty() {
+            continue;
+        }
+        let fail = |e: String| format!("PGN game {}: {e}", i + 1);
+        let start = game.start_position().map_err(|e| fail(e.to_string()))?;
+        let (_, moves) = game.replay().map_err(|e| fail(e.to_string()))?;
+        let iccs: Vec<String> = moves.iter().map(|m| m.to_string()).collect();
+        let mut opening = build(&start.to_fen(), &iccs.join(" ")).map_err(fail)?;
         if let Some(name) = game.tag("Opening").or(game.tag("ECCO"))
             && !name.trim().is_empty()
         {
@@ -120,98 +124,10 @@ pub fn parse_pgn(text: &str) -> Result<Vec<Opening>, String> {
     Ok(out)
 }
 
-/// One PGN game: its tags and its moves as ICCS text.
-struct PgnOpening {
-    tags: Vec<(String, String)>,
-    moves: Vec<String>,
-}
-
-impl PgnOpening {
-    fn tag(&self, name: &str) -> Option<&str> {
-        self.tags
-            .iter()
-            .find(|(k, _)| k == name)
-            .map(|(_, v)| v.as_str())
-    }
-}
-
-/// Splits PGN text into games. Movetext tokens are kept if they read as
-/// ICCS moves; move numbers, results, comments, variations and NAGs are
-/// dropped.
-// TODO(notation): once `crate::pgn` is in main, read PGN through it so
-// that Chinese and WXF movetext works too.
-fn split_pgn(text: &str) -> Vec<PgnOpening> {
-    let mut games = Vec::new();
-    let mut current = PgnOpening {
-        tags: Vec::new(),
-        moves: Vec::new(),
-    };
-    let mut in_moves = false;
-    let (mut comment, mut variation) = (false, 0usize);
-    for line in text.lines() {
-        let trimmed = line.trim();
-        if !comment && variation == 0 && trimmed.starts_with('[') {
-            if in_moves {
-                games.push(std::mem::replace(
-                    &mut current,
-                    PgnOpening {
-                        tags: Vec::new(),
-                        moves: Vec::new(),
-                    },
-                ));
-                in_moves = false;
-            }
-            let inner = trimmed.trim_start_matches('[').trim_end_matches(']');
-            if let Some((name, rest)) = inner.split_once(' ') {
-                let value = rest.trim().trim_matches('"').replace("\\\"", "\"");
-                current.tags.push((name.to_string(), value));
-            }
-            continue;
-        }
-        if trimmed.starts_with(';') || trimmed.starts_with('%') {
-            continue;
-        }
-        let mut token = String::new();
-        let flush = |token: &mut String, moves: &mut Vec<String>| {
-            let t = token.trim_end_matches(['!', '?', '+', '#']);
-            // `12.h2e2` and `12...h9g7`: a move glued to its number.
-            let t = t.trim_start_matches(|c: char| c.is_ascii_digit() || c == '.');
-            if Move::parse(t).is_some() {
-                moves.push(t.to_string());
-            }
-            token.clear();
-        };
-        for c in line.chars() {
-            if comment {
-                comment = c != '}';
-                continue;
-            }
-            match c {
-                '{' => comment = true,
-                '(' => variation += 1,
-                ')' => variation = variation.saturating_sub(1),
-                ';' if variation == 0 => break,
-                _ if variation > 0 => {}
-                c if c.is_whitespace() => flush(&mut token, &mut current.moves),
-                c => {
-                    token.push(c);
-                    in_moves = true;
-                }
-            }
-        }
-        flush(&mut token, &mut current.moves);
-    }
-    if in_moves || !current.tags.is_empty() {
-        games.push(current);
-    }
-    games
-}
-
 /// Reads an opening file: PGN if its name ends in `.pgn` or its first
 /// non-blank character is `[`, else `FEN|moves` lines.
 pub fn load(path: &Path) -> Result<Vec<Opening>, String> {
-    let bytes = std::fs::read(path).map_err(|e| format!("{}: {e}", path.display()))?;
-    let text = String::from_utf8_lossy(&bytes);
+    let text = pgn::read_text(path).map_err(|e| format!("{}: {e}", path.display()))?;
     let is_pgn = path
         .extension()
         .is_some_and(|e| e.eq_ignore_ascii_case("pgn"))
@@ -316,7 +232,7 @@ mod tests {
     #[test]
     fn pgn_games() {
         let pgn = "[Game \"Chinese Chess\"]\n[Opening \"Central cannon\"]\n\n\
-                   1. h2e2 {炮二平五} h9g7 (1... h7e7) 2. h0g2 $1 i9h9 1-0\n\n\
+                   1. h2e2 {炮二平五} h9g7 (1... h7e7) 2. 马二进三 $1 i9h9 1-0\n\n\
                    [FEN \"4k4/9/9/9/9/9/9/9/4A4/3AK4 w - - 0 1\"]\n\n1.e0f0 *\n";
         let o = parse_pgn(pgn).unwrap();
         assert_eq!(o.len(), 2);
@@ -327,6 +243,8 @@ mod tests {
         );
         assert_eq!(o[1].moves.len(), 1);
         assert!(o[1].fen.starts_with("4k4/"));
+        let err = parse_pgn("[Event \"x\"]\n\n1. h2e2 h2e3 *\n").unwrap_err();
+        assert!(err.contains("game 1") && err.contains("ply 2"), "{err}");
     }
 
     #[test]

@@ -11,17 +11,16 @@
 //! comment before the result.
 
 use super::game::{GameRecord, MoveRecord};
+use crate::notation::{self, Script};
 use crate::position::{Position, START_FEN};
 use crate::types::{Color, Move};
 use std::io::{self, Write};
 use std::time::{SystemTime, UNIX_EPOCH};
 
-/// The Chinese text of a move, for the comments.
-// TODO(notation): switch to `crate::notation::to_chinese(pos, m,
-// Script::Simplified)` once notation.rs is in main; until then the ICCS
-// text stands in.
-pub fn move_text(_pos: &Position, m: Move) -> String {
-    m.to_string()
+/// The Chinese text of a move (`炮二平五`), for the comments; the ICCS
+/// text if the move is not legal (refereed moves always are).
+pub fn move_text(pos: &Position, m: Move) -> String {
+    notation::to_chinese(pos, m, Script::Simplified).unwrap_or_else(|_| m.to_string())
 }
 
 /// Per-game tag values the match supplies.
@@ -256,14 +255,24 @@ mod tests {
         assert!(text.contains("[Opening \"h2e2 h9g7\"]"));
         assert!(text.contains("[PlyCount \"4\"]"));
         assert!(!text.contains("[FEN"));
-        let expect_move = format!(
-            "2. h0g2 {{{} +0.25/12 1.230s [%clk 0:00:58.770]}} i9h9 {{",
-            move_text(&Position::startpos(), m("h0g2"))
-        );
         assert!(text.contains("1. h2e2 h9g7 2. h0g2 {"), "{text}");
         let flat = text.replace('\n', " ");
-        assert!(flat.contains(&expect_move), "{text}");
+        assert!(
+            flat.contains(
+                "2. h0g2 {马二进三 +0.25/12 1.230s [%clk 0:00:58.770]} i9h9 {车9平8 0.005s}"
+            ),
+            "{text}"
+        );
         assert!(flat.contains("{note {x)} 0-1"), "{text}");
+
+        // Our PGN reads back through the project's PGN reader.
+        let games = crate::pgn::parse_games(&text);
+        assert_eq!(games.len(), 1);
+        assert_eq!(games[0].result(), Some("0-1"));
+        assert_eq!(games[0].tag("Termination"), Some("checkmate"));
+        let (_, moves) = games[0].replay().unwrap();
+        let iccs: Vec<String> = moves.iter().map(|m| m.to_string()).collect();
+        assert_eq!(iccs, ["h2e2", "h9g7", "h0g2", "i9h9"]);
     }
 
     #[test]
