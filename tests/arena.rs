@@ -212,6 +212,32 @@ fn resignation_loses() {
     assert_eq!(ended(&s, "resignation"), 2);
 }
 
+#[test]
+fn score_adjudication_is_off_by_default_and_works_when_asked() {
+    let engines = [
+        fake("up", "scored", Some("800")),
+        fake("down", "scored", Some("-800")),
+    ];
+    // Off: the shufflers' repetition ends the game.
+    let (s, _) = run(&engines, "--games 2 --depth 1");
+    assert_eq!(ended(&s, "repetition"), 2, "{:?}", s.terminations);
+    // Both agree for two moves each: the side at -800 loses.
+    let (s, pgn) = run(
+        &engines,
+        "--games 2 --depth 1 --resign-score 500 --resign-moves 2",
+    );
+    assert_eq!(ended(&s, "adjudication: score"), 2, "{:?}", s.terminations);
+    assert_eq!(s.pairings[0].wdl.wins, 2);
+    assert!(pgn.contains("[PlyCount \"4\"]"), "{pgn}");
+    // Draw adjudication from move 1, one score each within ±20.
+    let quiet = [fake("a", "shuffle", None), fake("b", "shuffle", None)];
+    let (s, _) = run(
+        &quiet,
+        "--games 2 --depth 1 --draw-score 20 --draw-moves-after 1 --draw-count 1",
+    );
+    assert_eq!(ended(&s, "adjudication: draw"), 2, "{:?}", s.terminations);
+}
+
 fn recorded(proto: &str, options: &str) -> String {
     let log = temp_path("rec");
     let mut rec = fake("rec", "record", Some(&log.to_string_lossy()));

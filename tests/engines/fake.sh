@@ -9,7 +9,8 @@
 # Two shufflers draw by repetition after eight plies.
 #
 # MODE:
-#   shuffle        play the shuffle
+#   shuffle        play the shuffle (reporting score 12)
+#   scored N       play the shuffle reporting score N
 #   illegal        answer every go with a9a5 / a0a5 (blocked by a pawn)
 #   none           answer every go with nobestmove
 #   resign         play the shuffle and resign at the first move
@@ -78,6 +79,10 @@ while IFS= read -r line; do
             say "bestmove $mv"
             ;;
         silent) ;;
+        scored)
+            say "info depth 3 score $arg pv $mv"
+            say "bestmove $mv"
+            ;;
         slow)
             sleep "$(awk "BEGIN { print ${arg:-1000} / 1000 }")"
             say "info depth 1 score 0"
