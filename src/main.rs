@@ -2,11 +2,12 @@
 //! UCI on stdin/stdout); subcommands run the tools.
 
 use chuhe::position::Position;
+use chuhe::rules::{MoveClass, RuleSettings};
 use chuhe::thread::MAX_THREADS;
 use chuhe::time::Limits;
 use chuhe::tools::book::BookCommand;
 use chuhe::tools::perft::{self, LeafCounting};
-use chuhe::tools::{analyse, bench, timeplan, tune};
+use chuhe::tools::{analyse, bench, judge, timeplan, tune};
 use chuhe::types::Move;
 use clap::{Parser, Subcommand};
 use std::io::Write;
@@ -121,6 +122,26 @@ enum Command {
     /// Play an engine-vs-engine match (UCCI or UCI engines), refereed by
     /// chuhe's rules, with PGN output, Elo and an optional SPRT stop.
     Match(Box<chuhe::arena::cli::MatchArgs>),
+    /// Replay a game and print the rules' verdict:
+    /// `result <ongoing|red-wins|black-wins|draw> reason <word> ply <n>`.
+    Judge {
+        /// Position the game starts from (default: the start position).
+        #[arg(long)]
+        fen: Option<String>,
+        /// The moves played, ICCS, separated by spaces ("h2e2 h9g7").
+        #[arg(long, default_value = "")]
+        moves: String,
+        /// Natural move limit in full moves without a capture (50 for WXF
+        /// events; 0 turns it off).
+        #[arg(long, default_value_t = RuleSettings::default().move_limit)]
+        draw_moves: u32,
+        /// Checks per side in a run that count towards the move limit.
+        #[arg(long, default_value_t = RuleSettings::default().check_cap)]
+        check_cap: u32,
+        /// Print each move's class (check, chase, idle) to stderr.
+        #[arg(long)]
+        trace: bool,
+    },
 }
 
 fn position_from(fen: Option<&str>) -> Result<Position, String> {
@@ -242,6 +263,34 @@ fn run_tool(cmd: Command) -> Result<(), String> {
             moves,
         )
         .map_err(|e| e.to_string()),
+        Command::Judge {
+            fen,
+            moves,
+            draw_moves,
+            check_cap,
+            trace,
+        } => {
+            let settings = RuleSettings {
+                move_limit: draw_moves,
+                check_cap,
+            };
+            let mut print = |ply: usize, m: Move, class: MoveClass| {
+                eprintln!("ply {ply} {m} {}", class.word());
+            };
+            let tracer: Option<&mut dyn FnMut(usize, Move, MoveClass)> =
+                if trace { Some(&mut print) } else { None };
+            judge::judge_game_traced(fen.as_deref(), &moves, &settings, tracer)
+                .map_err(|e| e.to_string())
+                .and_then(|v| {
+                    if v.moves_after_end > 0 {
+                        eprintln!(
+                            "note: {} move(s) after the end of the game were ignored",
+                            v.moves_after_end
+                        );
+                    }
+                    writeln!(out, "{}", v.line()).map_err(|e| e.to_string())
+                })
+        }
         Command::Match(args) => {
             drop(out);
             chuhe::arena::run_cli(&args)
