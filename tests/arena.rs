@@ -238,6 +238,72 @@ fn score_adjudication_is_off_by_default_and_works_when_asked() {
     assert_eq!(ended(&s, "adjudication: draw"), 2, "{:?}", s.terminations);
 }
 
+/// Both sides play `moves` from `fen`; returns the summary and the PGN.
+fn scripted(fen: &str, moves: &str, options: &str) -> (MatchSummary, String) {
+    let book = temp_path("fen");
+    std::fs::write(&book, format!("{fen}|\n")).unwrap();
+    let list = moves.split_whitespace().collect::<Vec<_>>().join(",");
+    let engines = [
+        fake("a", "script", Some(&list)),
+        fake("b", "script", Some(&list)),
+    ];
+    let pgn = temp_path("pgn");
+    let options = format!(
+        "--games 1 --depth 1 --openings {} --pgn {} {options}",
+        book.display(),
+        pgn.display()
+    );
+    let summary = arena::run(config(&engines, &options)).unwrap();
+    let text = std::fs::read_to_string(&pgn).unwrap_or_default();
+    let _ = std::fs::remove_file(&pgn);
+    let _ = std::fs::remove_file(&book);
+    (summary, text)
+}
+
+#[test]
+fn referee_applies_the_rules() {
+    // Red checks with the chariot on ranks 9 and 8 while the king steps
+    // between e9 and e8: the third occurrence comes at ply 9, and the side
+    // that checks every move loses.
+    let (s, pgn) = scripted(
+        "4k4/9/7R1/9/9/9/9/9/9/3K5 w - - 0 1",
+        "h7h9 e9e8 h9h8 e8e9 h8h9 e9e8 h9h8 e8e9 h8h9 e9e8 h9h8",
+        "",
+    );
+    assert_eq!(ended(&s, "perpetual check"), 1, "{:?}", s.terminations);
+    assert!(
+        pgn.contains("[Result \"0-1\"]") && pgn.contains("[PlyCount \"9\"]"),
+        "{pgn}"
+    );
+    assert!(
+        pgn.contains("[FEN \"4k4/9/7R1/9/9/9/9/9/9/3K5 w - - 0 1\"]"),
+        "{pgn}"
+    );
+
+    let (s, pgn) = scripted("3k5/4P4/9/9/9/9/9/9/9/R4K3 w - - 0 1", "a0a9", "");
+    assert_eq!(ended(&s, "checkmate"), 1, "{:?}", s.terminations);
+    assert!(pgn.contains("[Result \"1-0\"]"), "{pgn}");
+
+    // Black, to move after the king step, has no move and is not in
+    // check: stalemate loses.
+    let (s, pgn) = scripted("3k5/4P4/9/9/9/9/9/9/9/5K3 w - - 0 1", "f0f1", "");
+    assert_eq!(ended(&s, "stalemate"), 1, "{:?}", s.terminations);
+    assert!(pgn.contains("[Result \"1-0\"]"), "{pgn}");
+
+    // Natural move limit, lowered to one move for the test.
+    let (s, _) = scripted(
+        "rnbakabnr/9/1c5c1/p1p1p1p1p/9/9/P1P1P1P1P/1C5C1/9/RNBAKABNR w - - 0 1",
+        "a0a1 a9a8 a1a0 a8a9",
+        "--draw-moves 1",
+    );
+    assert_eq!(ended(&s, "move limit"), 1, "{:?}", s.terminations);
+
+    // Kings and advisors only: drawn before anyone moves.
+    let (s, pgn) = scripted("4k4/9/9/9/9/9/9/9/4A4/3AK4 w - - 0 1", "e0f0", "");
+    assert_eq!(ended(&s, "dead material"), 1, "{:?}", s.terminations);
+    assert!(pgn.contains("[PlyCount \"0\"]"), "{pgn}");
+}
+
 fn recorded(proto: &str, options: &str) -> String {
     let log = temp_path("rec");
     let mut rec = fake("rec", "record", Some(&log.to_string_lossy()));

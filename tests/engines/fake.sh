@@ -18,6 +18,8 @@
 #   silent         never answer go (nor stop)
 #   slow MS        sleep MS milliseconds before each reply
 #   record FILE    play the shuffle and append every command to FILE
+#   script LIST    play LIST's entry number <plies so far> (comma-separated
+#                  ICCS moves for the whole game, both sides)
 
 mode=${1:-shuffle}
 arg=${2:-}
@@ -79,6 +81,10 @@ while IFS= read -r line; do
             say "bestmove $mv"
             ;;
         silent) ;;
+        script)
+            mv=$(printf '%s\n' "$arg" | cut -d, -f$((plies + 1)))
+            say "bestmove $mv"
+            ;;
         scored)
             say "info depth 3 score $arg pv $mv"
             say "bestmove $mv"
