@@ -6,8 +6,9 @@ use chuhe::rules::{MoveClass, RuleSettings};
 use chuhe::thread::MAX_THREADS;
 use chuhe::time::Limits;
 use chuhe::tools::book::BookCommand;
+use chuhe::tools::judge;
 use chuhe::tools::perft::{self, LeafCounting};
-use chuhe::tools::{analyse, bench, judge, timeplan, tune};
+use chuhe::tools::{analyse, bench, timeplan, tune};
 use chuhe::types::Move;
 use clap::{Parser, Subcommand};
 use std::io::Write;
@@ -50,6 +51,12 @@ enum Command {
         /// Depth per position.
         #[arg(default_value_t = chuhe::tools::bench::DEFAULT_DEPTH)]
         depth: i32,
+        /// Search threads (the signature is defined for 1).
+        #[arg(long, default_value_t = 1)]
+        threads: usize,
+        /// Hash table, MB (the signature is defined for 16).
+        #[arg(long, default_value_t = chuhe::tools::bench::HASH_MB)]
+        hash: usize,
     },
     /// Analyse a position and print each iteration.
     Analyse {
@@ -201,7 +208,16 @@ fn run_tool(cmd: Command) -> Result<(), String> {
             let mut pos = position_from(fen.as_deref())?;
             io(perft::run_divide(&mut pos, depth, &mut out))
         }
-        Command::Bench { depth } => io(bench::run(depth.clamp(1, 64), &mut out)),
+        Command::Bench {
+            depth,
+            threads,
+            hash,
+        } => io(bench::run_with(
+            depth.clamp(1, 64),
+            threads.clamp(1, MAX_THREADS),
+            hash.clamp(1, 65536),
+            &mut out,
+        )),
         Command::Analyse {
             fen,
             moves,
@@ -247,22 +263,6 @@ fn run_tool(cmd: Command) -> Result<(), String> {
             tune::run(&games, &path, &opts, &mut out)
         }
         Command::Book { command } => chuhe::tools::book::run(command, &mut out),
-        Command::Timeplan {
-            time,
-            inc,
-            movestogo,
-            session_moves,
-            session_time,
-            moves,
-        } => timeplan::run(
-            &mut out,
-            time,
-            inc,
-            movestogo,
-            session_moves.map(|m| (m, session_time)),
-            moves,
-        )
-        .map_err(|e| e.to_string()),
         Command::Judge {
             fen,
             moves,
@@ -279,18 +279,32 @@ fn run_tool(cmd: Command) -> Result<(), String> {
             };
             let tracer: Option<&mut dyn FnMut(usize, Move, MoveClass)> =
                 if trace { Some(&mut print) } else { None };
-            judge::judge_game_traced(fen.as_deref(), &moves, &settings, tracer)
-                .map_err(|e| e.to_string())
-                .and_then(|v| {
-                    if v.moves_after_end > 0 {
-                        eprintln!(
-                            "note: {} move(s) after the end of the game were ignored",
-                            v.moves_after_end
-                        );
-                    }
-                    writeln!(out, "{}", v.line()).map_err(|e| e.to_string())
-                })
+            let v = judge::judge_game_traced(fen.as_deref(), &moves, &settings, tracer)
+                .map_err(|e| e.to_string())?;
+            if v.moves_after_end > 0 {
+                eprintln!(
+                    "note: {} move(s) after the end of the game were ignored",
+                    v.moves_after_end
+                );
+            }
+            writeln!(out, "{}", v.line()).map_err(|e| e.to_string())
         }
+        Command::Timeplan {
+            time,
+            inc,
+            movestogo,
+            session_moves,
+            session_time,
+            moves,
+        } => timeplan::run(
+            &mut out,
+            time,
+            inc,
+            movestogo,
+            session_moves.map(|m| (m, session_time)),
+            moves,
+        )
+        .map_err(|e| e.to_string()),
         Command::Match(args) => {
             drop(out);
             chuhe::arena::run_cli(&args)

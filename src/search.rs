@@ -623,11 +623,7 @@ impl Worker {
                 return s;
             }
             if ply >= MAX_PLY - 4 {
-                return if in_check {
-                    0
-                } else {
-                    self.static_eval()
-                };
+                return if in_check { 0 } else { self.static_eval() };
             }
             // Mate distance pruning: no result here beats a shorter mate.
             alpha = alpha.max(-(MATE - ply as Score));
@@ -1097,11 +1093,7 @@ impl Worker {
             return s;
         }
         if ply >= MAX_PLY - 4 {
-            return if in_check {
-                0
-            } else {
-                self.static_eval()
-            };
+            return if in_check { 0 } else { self.static_eval() };
         }
         let key = self.pos.key();
         let tt_hit = job.tt.probe(key, ply);

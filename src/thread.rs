@@ -96,8 +96,14 @@ impl ThreadPool {
 
     /// Starts `job` on every thread and returns at once. A search still
     /// running is stopped first.
-    pub fn start(&mut self, job: SearchJob) -> Arc<SearchJob> {
+    pub fn start(&mut self, mut job: SearchJob) -> Arc<SearchJob> {
         self.stop_and_wait();
+        // One node counter and result slot per thread, whatever the caller sized.
+        let n = self.size();
+        job.nodes.resize_with(n, Default::default);
+        if let Ok(r) = job.results.get_mut() {
+            r.resize(n, None);
+        }
         let job = Arc::new(job);
         let done = Completion::new(self.size());
         for tx in &self.senders {

@@ -329,3 +329,28 @@ fn movetime_is_respected() {
         "{el:?}"
     );
 }
+
+#[test]
+fn avoids_completing_a_perpetual_check() {
+    // Red's chariot has checked on i9/i8 while the king stepped e8/e9; the
+    // game is back at its start. Checking again on i8 would repeat a
+    // position after a cycle of nothing but checks: a loss for Red by the
+    // perpetual-check rule. Any quiet chariot move keeps Red's win.
+    let mut pos = Position::from_fen("8R/4k4/9/9/9/9/9/9/9/3K5 w").unwrap();
+    for m in ["i9i8", "e8e9", "i8i9", "e9e8"] {
+        pos.make_move(Move::parse(m).unwrap());
+    }
+    let repeat = Move::parse("i9i8").unwrap();
+    let quiet = Move::parse("i9h9").unwrap();
+    let only_repeat = search_with(pos.clone(), Limits::depth(6), 1, vec![repeat]);
+    assert_eq!(
+        only_repeat.score,
+        -(MATE - 1),
+        "completing the cycle loses at once"
+    );
+    let r = search_with(pos.clone(), Limits::depth(6), 1, vec![repeat, quiet]);
+    assert_eq!(r.best, Some(quiet));
+    assert!(r.score > 0);
+    let free = search_with(pos, Limits::depth(8), 1, vec![]);
+    assert_ne!(free.best, Some(repeat));
+}

@@ -61,8 +61,20 @@ pub const POSITIONS: &[&str] = &[
 /// Runs the bench and writes one line per position plus the totals.
 /// Returns the total node count.
 pub fn run(depth: i32, out: &mut impl Write) -> std::io::Result<u64> {
-    let tt = Arc::new(TranspositionTable::new(HASH_MB));
-    let mut pool = ThreadPool::new(1);
+    run_with(depth, 1, HASH_MB, out)
+}
+
+/// The bench with another thread count or table size: not a signature
+/// (threads make node counts vary), but the time to depth and the node
+/// rate of each position measure Lazy SMP scaling.
+pub fn run_with(
+    depth: i32,
+    threads: usize,
+    hash_mb: usize,
+    out: &mut impl Write,
+) -> std::io::Result<u64> {
+    let tt = Arc::new(TranspositionTable::new(hash_mb));
+    let mut pool = ThreadPool::new(threads);
     let start = Instant::now();
     let mut total = 0u64;
     for (i, fen) in POSITIONS.iter().enumerate() {
@@ -80,15 +92,17 @@ pub fn run(depth: i32, out: &mut impl Write) -> std::io::Result<u64> {
                 }
             }
         });
-        let job = SearchJob::new(pos, Limits::depth(depth), tt.clone(), 1, reporter);
+        let job = SearchJob::new(pos, Limits::depth(depth), tt.clone(), pool.size(), reporter);
+        let t = Instant::now();
         let job = pool.start(job);
         pool.wait();
+        let ms = t.elapsed().as_secs_f64() * 1000.0;
         let nodes = job.total_nodes();
         total += nodes;
         let best = result.lock().map(|s| s.1.clone()).unwrap_or_default();
         writeln!(
             out,
-            "Position {:2}/{}: {:>10} nodes, best {best}",
+            "Position {:2}/{}: {:>10} nodes, {ms:8.1} ms, best {best}",
             i + 1,
             POSITIONS.len(),
             nodes
