@@ -16,7 +16,8 @@
 //! plays each of the others (a gauntlet). Each opening is played twice
 //! with colours swapped; the two games form a pair for the pentanomial
 //! statistics. `--concurrency K` runs K games at once, each worker with its
-//! own engine processes.
+//! own engine processes. When the SPRT decides, games under way are
+//! stopped at their next move and not counted.
 
 pub mod cli;
 pub mod clock;
@@ -464,6 +465,14 @@ pub fn run(config: MatchConfig) -> Result<MatchSummary, String> {
             }
             Message::Done(task, game) => (task, game),
         };
+        if summary
+            .sprt
+            .is_some_and(|(_, _, decision)| decision.is_some())
+        {
+            // Finished after the SPRT decided (it was already under way):
+            // the decision stands on the games before it.
+            continue;
+        }
         let (red, black) = if task.first_is_red {
             (task.first, task.second)
         } else {
