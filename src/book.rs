@@ -16,7 +16,7 @@
 use crate::movegen;
 use crate::position::Position;
 use crate::types::*;
-use crate::zobrist;
+use crate::zobrist::{self, KeySet, key_set, splitmix};
 use once_cell::sync::Lazy;
 use std::borrow::Cow;
 use std::collections::HashMap;
@@ -27,42 +27,10 @@ use std::path::Path;
 // The book hash
 
 /// SplitMix64 step: (next state, output).
-const fn splitmix(state: u64) -> (u64, u64) {
-    let s = state.wrapping_add(0x9e37_79b9_7f4a_7c15);
-    let mut z = s;
-    z = (z ^ (z >> 30)).wrapping_mul(0xbf58_476d_1ce4_e5b9);
-    z = (z ^ (z >> 27)).wrapping_mul(0x94d0_49bb_1331_11eb);
-    (s, z ^ (z >> 31))
-}
-
 /// Seed of the book hash: the bytes "chuhebk!" read as a big-endian u64.
 pub const BOOK_HASH_SEED: u64 = u64::from_be_bytes(*b"chuhebk!");
 
-struct BookKeys {
-    side: u64,
-    /// `[piece index][square]`, piece index = colour * 7 + kind
-    /// (K A B N R C P), square = rank * 9 + file.
-    piece_square: [[u64; 90]; 14],
-}
-
-const fn make_book_keys() -> BookKeys {
-    let (mut state, side) = splitmix(BOOK_HASH_SEED);
-    let mut piece_square = [[0u64; 90]; 14];
-    let mut p = 0;
-    while p < 14 {
-        let mut s = 0;
-        while s < 90 {
-            let (next, v) = splitmix(state);
-            state = next;
-            piece_square[p][s] = v;
-            s += 1;
-        }
-        p += 1;
-    }
-    BookKeys { side, piece_square }
-}
-
-static BOOK_KEYS: BookKeys = make_book_keys();
+static BOOK_KEYS: KeySet = key_set(BOOK_HASH_SEED, true);
 
 /// The book hash of `pos` and of its left-right mirror image.
 pub fn book_keys(pos: &Position) -> (u64, u64) {

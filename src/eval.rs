@@ -511,31 +511,8 @@ mod tests {
             let pos = Position::from_fen(fen).unwrap();
             assert_eq!(evaluate(&pos), evaluate(&pos.mirrored()));
             // The same position with colours swapped (board rotated).
-            let rotated = rotate_fen(fen);
-            let rot = Position::from_fen(&rotated).unwrap();
-            assert_eq!(evaluate(&pos), evaluate(&rot), "{rotated}");
+            assert_eq!(evaluate(&pos), evaluate(&pos.colour_swapped()), "{fen}");
         }
-    }
-
-    /// The position seen from the other side: board rotated 180 degrees,
-    /// colours swapped, the other side to move.
-    fn rotate_fen(fen: &str) -> String {
-        let mut parts = fen.split(' ');
-        let board: String = parts
-            .next()
-            .unwrap()
-            .chars()
-            .rev()
-            .map(|c| {
-                if c.is_ascii_uppercase() {
-                    c.to_ascii_lowercase()
-                } else {
-                    c.to_ascii_uppercase()
-                }
-            })
-            .collect();
-        let side = if parts.next() == Some("w") { "b" } else { "w" };
-        format!("{board} {side}")
     }
 
     #[test]

@@ -427,6 +427,29 @@ impl Position {
             .expect("the mirror of a legal position is legal")
     }
 
+    /// The same position seen from the other side: the board turned round,
+    /// every piece changing colour, the other side to move (history is not
+    /// carried over). Evaluation and rules must treat it exactly alike.
+    pub fn colour_swapped(&self) -> Position {
+        let fen = self.to_fen();
+        let mut fields: Vec<&str> = fen.split(' ').collect();
+        // Turning the board round reverses the text of the whole board.
+        let board: String = fields[0]
+            .chars()
+            .rev()
+            .map(|c| {
+                if c.is_ascii_uppercase() {
+                    c.to_ascii_lowercase()
+                } else {
+                    c.to_ascii_uppercase()
+                }
+            })
+            .collect();
+        fields[0] = &board;
+        fields[1] = if self.side == Color::Red { "b" } else { "w" };
+        Position::from_fen(&fields.join(" ")).expect("the colour swap of a legal position is legal")
+    }
+
     // -----------------------------------------------------------------------
     // Board edits
 

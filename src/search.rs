@@ -14,7 +14,7 @@ use crate::movepick::{MovePicker, PickerKind, cont_slot};
 use crate::position::{Position, see_value};
 use crate::rules::{self, RepetitionVerdict, RuleSettings};
 use crate::time::{Limits, TimeManager};
-use crate::tt::TranspositionTable;
+use crate::tt::{TranspositionTable, TtHit};
 use crate::types::*;
 use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
 use std::sync::{Arc, Mutex};
@@ -276,6 +276,30 @@ impl Worker {
 
     fn is_main(&self) -> bool {
         self.id == 0
+    }
+
+    /// The static evaluation (the table's copy when it has one) and that
+    /// evaluation sharpened by a stored score whose bound allows it.
+    fn evals(&mut self, tt_hit: Option<TtHit>) -> (Score, Score) {
+        let se = match tt_hit {
+            Some(h) if h.eval != -INFINITE && h.eval.abs() < MATE_BOUND => h.eval,
+            _ => self.static_eval(),
+        };
+        let sharpened = match tt_hit {
+            Some(h)
+                if h.score.abs() < MATE_BOUND
+                    && match h.bound {
+                        Bound::Exact => true,
+                        Bound::Lower => h.score > se,
+                        Bound::Upper => h.score < se,
+                        Bound::None => false,
+                    } =>
+            {
+                h.score
+            }
+            _ => se,
+        };
+        (se, sharpened)
     }
 
     /// The static evaluation of the current position, through the cache.
@@ -670,23 +694,7 @@ impl Worker {
         let (static_eval, eval) = if in_check {
             (-INFINITE, -INFINITE)
         } else {
-            let se = match tt_hit {
-                Some(h) if h.eval != -INFINITE && h.eval.abs() < MATE_BOUND => h.eval,
-                _ => self.static_eval(),
-            };
-            let mut e = se;
-            if let Some(h) = tt_hit
-                && h.score.abs() < MATE_BOUND
-                && match h.bound {
-                    Bound::Exact => true,
-                    Bound::Lower => h.score > se,
-                    Bound::Upper => h.score < se,
-                    Bound::None => false,
-                }
-            {
-                e = h.score;
-            }
-            (se, e)
+            self.evals(tt_hit)
         };
         {
             let f = self.frame_mut(ply);
@@ -1114,22 +1122,7 @@ impl Worker {
             best_score = -INFINITE;
             static_eval = -INFINITE;
         } else {
-            static_eval = match tt_hit {
-                Some(h) if h.eval != -INFINITE && h.eval.abs() < MATE_BOUND => h.eval,
-                _ => self.static_eval(),
-            };
-            best_score = static_eval;
-            if let Some(h) = tt_hit
-                && h.score.abs() < MATE_BOUND
-                && match h.bound {
-                    Bound::Exact => true,
-                    Bound::Lower => h.score > best_score,
-                    Bound::Upper => h.score < best_score,
-                    Bound::None => false,
-                }
-            {
-                best_score = h.score;
-            }
+            (static_eval, best_score) = self.evals(tt_hit);
             if best_score >= beta {
                 if tt_hit.is_none() {
                     job.tt.store(

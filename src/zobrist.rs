@@ -3,8 +3,9 @@
 
 use crate::types::{Piece, Square};
 
-/// SplitMix64: tiny, fast, and good enough for hashing keys.
-const fn splitmix(state: u64) -> (u64, u64) {
+/// SplitMix64: tiny, fast, and good enough for hashing keys. Returns the
+/// next state and the output.
+pub const fn splitmix(state: u64) -> (u64, u64) {
     let s = state.wrapping_add(0x9e37_79b9_7f4a_7c15);
     let mut z = s;
     z = (z ^ (z >> 30)).wrapping_mul(0xbf58_476d_1ce4_e5b9);
@@ -12,13 +13,24 @@ const fn splitmix(state: u64) -> (u64, u64) {
     (s, z ^ (z >> 31))
 }
 
-struct Keys {
-    piece_square: [[u64; 90]; 14],
-    side: u64,
+/// One key per (piece, square) and one for Black to move.
+pub struct KeySet {
+    /// `[piece index][square]` (`Piece::index`, `Square::index`).
+    pub piece_square: [[u64; 90]; 14],
+    pub side: u64,
 }
 
-const fn make_keys() -> Keys {
-    let mut state = 0x6368_7568_6521_u64; // "chuhe!"
+/// Draws a key set from SplitMix64 seeded with `seed`. The order of draws
+/// is part of the keys' definition: `side_first` draws the side key before
+/// the piece keys (the opening book's order), else after (the search's).
+pub const fn key_set(seed: u64, side_first: bool) -> KeySet {
+    let mut state = seed;
+    let mut side = 0;
+    if side_first {
+        let (next, v) = splitmix(state);
+        state = next;
+        side = v;
+    }
     let mut piece_square = [[0u64; 90]; 14];
     let mut p = 0;
     while p < 14 {
@@ -31,11 +43,15 @@ const fn make_keys() -> Keys {
         }
         p += 1;
     }
-    let (_, side) = splitmix(state);
-    Keys { piece_square, side }
+    if !side_first {
+        let (_, v) = splitmix(state);
+        side = v;
+    }
+    KeySet { piece_square, side }
 }
 
-static KEYS: Keys = make_keys();
+/// The search's keys: seed "chuhe!".
+static KEYS: KeySet = key_set(0x6368_7568_6521, false);
 
 #[inline(always)]
 pub fn piece_square(p: Piece, sq: Square) -> u64 {

@@ -646,34 +646,14 @@ const VARIANTS: [Variant; 4] = [
 
 impl Variant {
     fn fen(self, fen: &str) -> String {
-        let mut fields: Vec<String> = fen.split(' ').map(str::to_string).collect();
-        let mut ranks: Vec<String> = fields[0].split('/').map(str::to_string).collect();
+        let mut pos = Position::from_fen(fen).expect("test FENs are legal");
         if self.mirror {
-            ranks = ranks.iter().map(|r| r.chars().rev().collect()).collect();
+            pos = pos.mirrored();
         }
         if self.swap {
-            // Turning the board round reverses rank order and each rank;
-            // the pieces change colour and so does the side to move.
-            ranks.reverse();
-            ranks = ranks
-                .iter()
-                .map(|r| {
-                    r.chars()
-                        .rev()
-                        .map(|c| {
-                            if c.is_ascii_uppercase() {
-                                c.to_ascii_lowercase()
-                            } else {
-                                c.to_ascii_uppercase()
-                            }
-                        })
-                        .collect()
-                })
-                .collect();
-            fields[1] = if fields[1] == "w" { "b" } else { "w" }.to_string();
+            pos = pos.colour_swapped();
         }
-        fields[0] = ranks.join("/");
-        fields.join(" ")
+        pos.to_fen()
     }
 
     fn square(self, mut sq: Square) -> Square {
