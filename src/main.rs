@@ -11,7 +11,7 @@ use chuhe::tools::perft::{self, LeafCounting};
 use chuhe::tools::{analyse, bench, timeplan, tune};
 use chuhe::types::Move;
 use clap::{Parser, Subcommand};
-use std::io::Write;
+use std::io::{IsTerminal, Write};
 use std::process::ExitCode;
 use std::sync::{Arc, Mutex};
 
@@ -100,6 +100,9 @@ enum Command {
         min_ply: usize,
         #[arg(long, default_value_t = 2.0)]
         learning_rate: f64,
+        /// L2 pull toward the starting weights (per unit squared).
+        #[arg(long, default_value_t = 0.0)]
+        l2: f64,
     },
     /// Print the time the time manager allots per move over a simulated game.
     Timeplan {
@@ -170,13 +173,19 @@ fn apply_moves(mut pos: Position, moves: Option<&str>) -> Result<Position, Strin
 }
 
 fn main() -> ExitCode {
+    env_logger::Builder::from_env(env_logger::Env::default().default_filter_or("warn"))
+        .target(env_logger::Target::Stderr)
+        .init();
     let cli = Cli::parse();
     let result = match cli.command {
         None => {
-            eprintln!(
-                "chuhe {}: the protocol loop is not built yet",
-                env!("CARGO_PKG_VERSION")
-            );
+            if std::io::stdin().is_terminal() {
+                eprintln!(
+                    "{}: waiting for `ucci`, `uci` or `help`",
+                    chuhe::protocol::NAME_LINE
+                );
+            }
+            chuhe::protocol::run_stdio();
             Ok(())
         }
         Some(cmd) => run_tool(cmd),
@@ -252,6 +261,7 @@ fn run_tool(cmd: Command) -> Result<(), String> {
             every,
             min_ply,
             learning_rate,
+            l2,
         } => {
             let opts = tune::TuneOptions {
                 min_ply,
@@ -259,6 +269,7 @@ fn run_tool(cmd: Command) -> Result<(), String> {
                 max_positions,
                 epochs,
                 learning_rate,
+                l2,
             };
             tune::run(&games, &path, &opts, &mut out)
         }

@@ -60,6 +60,61 @@ pub struct IterationInfo {
 
 pub type Reporter = Arc<dyn Fn(Report) + Send + Sync>;
 
+/// How much of a search feature to use: the levels of the UCCI `pruning`
+/// and `knowledge` options.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Default)]
+pub enum Level {
+    None,
+    Small,
+    Medium,
+    #[default]
+    Large,
+}
+
+impl Level {
+    pub const ALL: [Level; 4] = [Level::None, Level::Small, Level::Medium, Level::Large];
+
+    pub const fn name(self) -> &'static str {
+        match self {
+            Level::None => "none",
+            Level::Small => "small",
+            Level::Medium => "medium",
+            Level::Large => "large",
+        }
+    }
+}
+
+/// Playing style (the UCCI `style` option).
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Default)]
+pub enum Style {
+    Solid,
+    #[default]
+    Normal,
+    Risky,
+}
+
+impl Style {
+    pub const ALL: [Style; 3] = [Style::Solid, Style::Normal, Style::Risky];
+
+    pub const fn name(self) -> &'static str {
+        match self {
+            Style::Solid => "solid",
+            Style::Normal => "normal",
+            Style::Risky => "risky",
+        }
+    }
+}
+
+/// The host's wishes for the engine's character. The search does not act
+/// on them yet (the strength work gives them effects); the defaults are
+/// the engine at full strength.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Default)]
+pub struct Character {
+    pub pruning: Level,
+    pub knowledge: Level,
+    pub style: Style,
+}
+
 /// Node counter of one thread, alone on its cache line.
 #[repr(align(64))]
 #[derive(Default)]
@@ -88,6 +143,7 @@ pub struct SearchJob {
     pub seed: u64,
     /// When `ponderhit` arrived (the clock's real start).
     pub ponderhit_at: Mutex<Option<Instant>>,
+    pub character: Character,
 }
 
 impl SearchJob {
@@ -118,6 +174,7 @@ impl SearchJob {
             root_noise: 0,
             seed: 0,
             ponderhit_at: Mutex::new(None),
+            character: Character::default(),
         }
     }
 

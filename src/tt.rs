@@ -127,6 +127,20 @@ impl TranspositionTable {
         tt
     }
 
+    /// Like `new`, but an allocation the system refuses comes back as an
+    /// error instead of aborting the process (hosts may ask for any size).
+    pub fn try_new(mb: usize) -> Result<TranspositionTable, std::collections::TryReserveError> {
+        let bytes = mb.max(1).saturating_mul(1024 * 1024);
+        let n = (bytes / CLUSTER_BYTES).max(1);
+        let mut clusters = Vec::new();
+        clusters.try_reserve_exact(n)?;
+        clusters.resize_with(n, Cluster::default);
+        Ok(TranspositionTable {
+            clusters,
+            age: std::sync::atomic::AtomicU8::new(0),
+        })
+    }
+
     /// Reallocates to `mb` mebibytes, clearing the table. The cluster count
     /// is the largest that fits the byte budget exactly.
     pub fn resize(&mut self, mb: usize) {

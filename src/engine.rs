@@ -1,0 +1,577 @@
+//! The engine facade: the game position with its history, the settings the
+//! host chose, the transposition table, the search threads and (later) the
+//! opening book, behind one type that the protocol layer drives.
+//!
+//! The engine never prints. Search output goes to the `Reporter` it was
+//! built with; everything else comes back as return values.
+//!
+//! Resources are allocated lazily: nothing is allocated before the first
+//! `prepare` (the protocol calls it on `isready` and `go`). A change of hash
+//! size or thread count while a search runs is only recorded; it takes
+//! effect at the next `prepare` after the search has ended, because the
+//! running search holds the table and the threads.
+
+pub use crate::book::Randomness;
+use crate::movegen;
+use crate::position::Position;
+use crate::rules::RuleSettings;
+use crate::search::{Character, Level, Reporter, SearchJob, Style};
+use crate::thread::{MAX_THREADS, ThreadPool};
+use crate::time::{self, Budget, Limits};
+use crate::tt::{TranspositionTable, TtHit};
+use crate::types::*;
+use std::sync::Arc;
+use std::sync::atomic::Ordering;
+
+pub const DEFAULT_HASH_MB: usize = 64;
+pub const MAX_HASH_MB: usize = 32 * 1024;
+pub const MAX_MULTIPV: usize = 128;
+pub const DEFAULT_MOVE_OVERHEAD: u64 = 50;
+pub const MAX_MOVE_OVERHEAD: u64 = 10_000;
+/// The natural move limit (moves per side without a capture), as the rules
+/// count it.
+pub const DEFAULT_MOVE_LIMIT: u32 = 60;
+pub const MIN_MOVE_LIMIT: u32 = 10;
+pub const MAX_MOVE_LIMIT: u32 = 1000;
+/// The `bookfiles` value that names the book built into the binary.
+pub const EMBEDDED_BOOK: &str = "<embedded>";
+
+/// Amplitude of the noise that `randomness` adds to root move scores, in
+/// score units (a pawn is about 100): from invisible to a clear weakening.
+/// The same setting steers the book's weighted choice.
+pub const fn root_noise(r: Randomness) -> Score {
+    match r {
+        Randomness::None => 0,
+        Randomness::Tiny => 4,
+        Randomness::Small => 8,
+        Randomness::Medium => 16,
+        Randomness::Large => 32,
+        Randomness::Huge => 64,
+    }
+}
+
+/// The UCCI word for a `randomness` value.
+pub const fn randomness_name(r: Randomness) -> &'static str {
+    match r {
+        Randomness::None => "none",
+        Randomness::Tiny => "tiny",
+        Randomness::Small => "small",
+        Randomness::Medium => "medium",
+        Randomness::Large => "large",
+        Randomness::Huge => "huge",
+    }
+}
+
+/// Every setting the host can change.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct EngineOptions {
+    pub hash_mb: usize,
+    pub threads: usize,
+    pub multipv: usize,
+    /// Milliseconds reserved per move for the host's and the pipe's lag.
+    pub move_overhead: u64,
+    /// The host may ask us to ponder (informative; `go ponder` is what counts).
+    pub ponder: bool,
+    pub use_book: bool,
+    /// `;`-separated book files, or `EMBEDDED_BOOK`.
+    pub book_files: String,
+    /// Root noise and book variety. `none` by default (not the book's own
+    /// default), so that a fresh engine plays reproducibly.
+    pub randomness: Randomness,
+    pub pruning: Level,
+    pub knowledge: Level,
+    pub style: Style,
+    /// How much CPU to leave to others while thinking (stored, not acted on).
+    pub idle: Level,
+    pub use_egtb: bool,
+    pub egtb_paths: String,
+    /// Natural move limit in moves per side.
+    pub move_limit: u32,
+    /// Extra diagnostics on stdout (e.g. the time budget of each move).
+    pub debug: bool,
+    /// UCCI batch mode: input that arrives during a finite search waits until
+    /// its `bestmove`.
+    pub batch: bool,
+    /// UCCI clock values in milliseconds (true) or seconds (false).
+    pub use_millisec: bool,
+}
+
+impl Default for EngineOptions {
+    fn default() -> Self {
+        EngineOptions {
+            hash_mb: DEFAULT_HASH_MB,
+            threads: 1,
+            multipv: 1,
+            move_overhead: DEFAULT_MOVE_OVERHEAD,
+            ponder: false,
+            use_book: true,
+            book_files: EMBEDDED_BOOK.to_string(),
+            randomness: Randomness::None,
+            pruning: Level::Large,
+            knowledge: Level::Large,
+            style: Style::Normal,
+            idle: Level::None,
+            use_egtb: false,
+            egtb_paths: String::new(),
+            move_limit: DEFAULT_MOVE_LIMIT,
+            debug: false,
+            batch: false,
+            use_millisec: true,
+        }
+    }
+}
+
+/// One `go`: the limits and the root moves the host allows (`searchmoves`;
+/// empty = all). `banmoves` are the engine's own state.
+#[derive(Clone, Debug, Default)]
+pub struct GoRequest {
+    pub limits: Limits,
+    pub searchmoves: Vec<Move>,
+}
+
+/// What `go` did.
+#[derive(Clone, Debug, PartialEq)]
+pub enum GoOutcome {
+    /// The search runs; its reports and one `BestMove` follow through the
+    /// reporter. `budget` is the time manager's allotment when a clock was
+    /// given.
+    Searching { budget: Option<Budget> },
+    /// The book answered at once; no search was started.
+    Book { mv: Move, weight: u32 },
+    /// No root move may be played (none is legal, or all are banned or
+    /// excluded); no search was started.
+    NoLegalMove,
+}
+
+pub struct Engine {
+    pos: Position,
+    banned: Vec<Move>,
+    pub options: EngineOptions,
+    tt: Option<Arc<TranspositionTable>>,
+    tt_mb: usize,
+    pool: Option<ThreadPool>,
+    reporter: Reporter,
+    /// Seed for root noise and the book's choice, new for every game.
+    seed: u64,
+    /// Stands in for the book in tests until book.rs lands.
+    #[cfg(test)]
+    pub(crate) test_book: Option<(Move, u32)>,
+}
+
+impl Engine {
+    /// An engine at the start position with default options. Allocates
+    /// nothing: the table and threads come with the first `prepare`.
+    pub fn new(reporter: Reporter) -> Engine {
+        Engine {
+            pos: Position::startpos(),
+            banned: Vec::new(),
+            options: EngineOptions::default(),
+            tt: None,
+            tt_mb: 0,
+            pool: None,
+            reporter,
+            seed: fresh_seed(),
+            #[cfg(test)]
+            test_book: None,
+        }
+    }
+
+    pub fn position(&self) -> &Position {
+        &self.pos
+    }
+
+    /// Sets the position (with its move history) and clears `banmoves`.
+    pub fn set_position(&mut self, pos: Position) {
+        self.pos = pos;
+        self.banned.clear();
+    }
+
+    /// Root moves the engine must not play in the current position.
+    pub fn banned(&self) -> &[Move] {
+        &self.banned
+    }
+
+    pub fn set_banned(&mut self, moves: Vec<Move>) {
+        self.banned = moves;
+    }
+
+    /// Whether the table and threads are allocated.
+    pub fn is_prepared(&self) -> bool {
+        self.tt.is_some() && self.pool.is_some()
+    }
+
+    /// Allocates or resizes the table and the threads to the options. Does
+    /// nothing while a search runs (the change waits for the next call).
+    /// Returns a note when the table could not get the size asked for.
+    pub fn prepare(&mut self) -> Option<String> {
+        if self.is_searching() {
+            return None;
+        }
+        let mut note = None;
+        let want_mb = self.options.hash_mb.clamp(1, MAX_HASH_MB);
+        if self.tt.is_none() || self.tt_mb != want_mb {
+            // The pool's last job still holds the old table: drop both so
+            // that the old and the new table never coexist in memory.
+            self.pool = None;
+            self.tt = None;
+            let mut mb = want_mb;
+            loop {
+                match TranspositionTable::try_new(mb) {
+                    Ok(tt) => {
+                        self.tt = Some(Arc::new(tt));
+                        break;
+                    }
+                    Err(_) if mb > 1 => mb /= 2,
+                    Err(_) => {
+                        // Even 1 MB failed: the process is nearly out of
+                        // memory; this small table is the last resort.
+                        self.tt = Some(Arc::new(TranspositionTable::new(1)));
+                        break;
+                    }
+                }
+            }
+            if mb != want_mb {
+                note = Some(format!(
+                    "could not allocate {want_mb} MB for the hash table, using {mb} MB"
+                ));
+            }
+            self.tt_mb = mb;
+            self.options.hash_mb = mb;
+        }
+        let threads = self.options.threads.clamp(1, MAX_THREADS);
+        if self.pool.as_ref().is_none_or(|p| p.size() != threads) {
+            self.pool = None; // join the old threads first
+            self.pool = Some(ThreadPool::new(threads));
+        }
+        note
+    }
+
+    /// Whether a search runs (its `BestMove` not yet sent).
+    pub fn is_searching(&self) -> bool {
+        self.pool.as_ref().is_some_and(|p| p.is_searching())
+    }
+
+    /// Whether the running search waits for `ponderhit`.
+    pub fn is_pondering(&self) -> bool {
+        self.is_searching()
+            && self
+                .pool
+                .as_ref()
+                .and_then(|p| p.current_job())
+                .is_some_and(|j| j.pondering.load(Ordering::Acquire))
+    }
+
+    /// Whether the running search ends only on `stop` (infinite) or is
+    /// waiting for `ponderhit`.
+    pub fn runs_unbounded(&self) -> bool {
+        self.is_searching()
+            && self
+                .pool
+                .as_ref()
+                .and_then(|p| p.current_job())
+                .is_some_and(|j| j.limits.infinite || j.pondering.load(Ordering::Acquire))
+    }
+
+    /// The time manager's allotment for a clock in the current position.
+    pub fn budget(&self, limits: &Limits) -> Option<Budget> {
+        limits
+            .clock
+            .as_ref()
+            .map(|c| time::allocate(c, self.pos.fullmove_number(), self.options.move_overhead))
+    }
+
+    /// Starts a search of the current position (stopping one that runs).
+    pub fn go(&mut self, req: GoRequest) -> GoOutcome {
+        if self.is_searching() {
+            self.stop();
+            self.wait();
+        }
+        self.prepare();
+        let legal = movegen::legal_moves(&self.pos);
+        let allowed: Vec<Move> = legal
+            .iter()
+            .copied()
+            .filter(|m| req.searchmoves.is_empty() || req.searchmoves.contains(m))
+            .filter(|m| !self.banned.contains(m))
+            .collect();
+        if allowed.is_empty() {
+            return GoOutcome::NoLegalMove;
+        }
+        // The book answers games, not analysis or pondering, and only when
+        // the host leaves the choice of move to us.
+        if self.options.use_book
+            && !req.limits.ponder
+            && !req.limits.infinite
+            && req.searchmoves.is_empty()
+            && let Some((mv, weight)) = self.book_move()
+            && allowed.contains(&mv)
+        {
+            return GoOutcome::Book { mv, weight };
+        }
+        let budget = self.budget(&req.limits);
+        let tt = match &self.tt {
+            Some(tt) => tt.clone(),
+            None => Arc::new(TranspositionTable::new(1)),
+        };
+        tt.new_search();
+        let Some(pool) = self.pool.as_mut() else {
+            return GoOutcome::NoLegalMove;
+        };
+        let mut job = SearchJob::new(
+            self.pos.clone(),
+            req.limits,
+            tt,
+            pool.size(),
+            self.reporter.clone(),
+        );
+        job.root_filter = if allowed.len() == legal.len() {
+            Vec::new()
+        } else {
+            allowed
+        };
+        job.multipv = self.options.multipv.clamp(1, MAX_MULTIPV);
+        job.rules = RuleSettings {
+            move_limit: self.options.move_limit,
+            ..RuleSettings::default()
+        };
+        job.move_overhead = self.options.move_overhead;
+        job.root_noise = root_noise(self.options.randomness);
+        job.seed = self.seed ^ self.pos.key();
+        job.character = Character {
+            pruning: self.options.pruning,
+            knowledge: self.options.knowledge,
+            style: self.options.style,
+        };
+        pool.start(job);
+        GoOutcome::Searching { budget }
+    }
+
+    /// The book's move for the current position and its weight.
+    ///
+    /// BOOK: not wired yet (left to the lead now that book.rs is merged): a
+    /// `BookSet` loaded lazily from
+    /// `self.options.book_files` (`EMBEDDED_BOOK` = `BookSet::embedded()`,
+    /// else `BookSet::load`), then `choose(&self.pos, self.options.randomness,
+    /// self.seed)` giving `(mv, weight)`.
+    fn book_move(&mut self) -> Option<(Move, u32)> {
+        #[cfg(test)]
+        if self.test_book.is_some() {
+            return self.test_book;
+        }
+        None
+    }
+
+    /// Asks the running search to stop; its `BestMove` follows at once.
+    pub fn stop(&self) {
+        if let Some(p) = &self.pool {
+            p.stop();
+        }
+    }
+
+    /// The predicted move was played: the clock starts now.
+    pub fn ponderhit(&self) {
+        if let Some(p) = &self.pool {
+            p.ponderhit();
+        }
+    }
+
+    /// Blocks until the running search has sent its `BestMove`.
+    pub fn wait(&self) {
+        if let Some(p) = &self.pool {
+            p.wait();
+        }
+    }
+
+    /// A new game: stops any search, forgets the table and the histories,
+    /// draws a new seed.
+    pub fn new_game(&mut self) {
+        self.stop();
+        self.wait();
+        if let Some(tt) = &self.tt {
+            tt.clear();
+        }
+        if let Some(p) = self.pool.as_mut() {
+            p.clear_history();
+        }
+        self.banned.clear();
+        self.seed = fresh_seed();
+    }
+
+    /// Empties the table. Safe during a search (entries are atomics); the
+    /// search goes on with what it stores from then on.
+    pub fn clear_hash(&self) {
+        if let Some(tt) = &self.tt {
+            tt.clear();
+        }
+    }
+
+    /// What the table knows of `pos`.
+    pub fn probe(&self, pos: &Position) -> Option<TtHit> {
+        self.tt.as_ref()?.probe(pos.key(), 0)
+    }
+
+    /// A move to ponder on after `best` when the search's line ended early:
+    /// the table's move in the position after `best`, if it is legal there.
+    pub fn ponder_guess(&self, root: &Position, best: Move) -> Option<Move> {
+        if !root.is_pseudo_legal(best) || !root.is_legal(best) {
+            return None;
+        }
+        let mut pos = root.clone();
+        pos.make_move(best);
+        let hit = self.probe(&pos)?;
+        (hit.mv.is_some() && pos.is_pseudo_legal(hit.mv) && pos.is_legal(hit.mv)).then_some(hit.mv)
+    }
+}
+
+/// A seed that differs from game to game and from process to process.
+fn fresh_seed() -> u64 {
+    let nanos = std::time::SystemTime::now()
+        .duration_since(std::time::UNIX_EPOCH)
+        .map(|d| d.as_nanos() as u64)
+        .unwrap_or(0);
+    let mut x = nanos ^ ((std::process::id() as u64) << 32);
+    // splitmix64 finaliser: spreads the bits of the clock.
+    x = x.wrapping_add(0x9e37_79b9_7f4a_7c15);
+    x = (x ^ (x >> 30)).wrapping_mul(0xbf58_476d_1ce4_e5b9);
+    x = (x ^ (x >> 27)).wrapping_mul(0x94d0_49bb_1331_11eb);
+    x ^ (x >> 31)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::search::Report;
+    use std::sync::Mutex;
+
+    fn collecting() -> (Reporter, Arc<Mutex<Vec<Report>>>) {
+        let log = Arc::new(Mutex::new(Vec::new()));
+        let sink = log.clone();
+        let reporter: Reporter = Arc::new(move |r| sink.lock().unwrap().push(r));
+        (reporter, log)
+    }
+
+    fn best_of(log: &Mutex<Vec<Report>>) -> Option<Move> {
+        log.lock().unwrap().iter().find_map(|r| match r {
+            Report::BestMove { best, .. } => Some(best.unwrap_or(Move::NONE)),
+            _ => None,
+        })
+    }
+
+    #[test]
+    fn nothing_is_allocated_before_prepare() {
+        let (rep, _) = collecting();
+        let mut e = Engine::new(rep);
+        assert!(!e.is_prepared());
+        assert_eq!(e.prepare(), None);
+        assert!(e.is_prepared());
+    }
+
+    #[test]
+    fn banned_moves_are_not_played_and_all_banned_means_no_move() {
+        let (rep, log) = collecting();
+        let mut e = Engine::new(rep);
+        // Red king alone on its back rank with one legal reply pattern.
+        let pos = Position::from_fen("3k5/9/9/9/9/9/9/9/9/4K4 w").unwrap();
+        let legal: Vec<Move> = movegen::legal_moves(&pos).iter().copied().collect();
+        assert!(legal.len() >= 2);
+        e.set_position(pos.clone());
+        e.set_banned(legal[1..].to_vec());
+        let out = e.go(GoRequest {
+            limits: Limits::depth(3),
+            ..GoRequest::default()
+        });
+        assert!(matches!(out, GoOutcome::Searching { .. }));
+        e.wait();
+        assert_eq!(best_of(&log), Some(legal[0]));
+        e.set_banned(legal.clone());
+        assert_eq!(
+            e.go(GoRequest {
+                limits: Limits::depth(3),
+                ..GoRequest::default()
+            }),
+            GoOutcome::NoLegalMove
+        );
+        // A new position clears the ban.
+        e.set_position(pos);
+        assert!(e.banned().is_empty());
+    }
+
+    #[test]
+    fn hash_resize_waits_for_the_search_to_end() {
+        let (rep, _) = collecting();
+        let mut e = Engine::new(rep);
+        e.options.hash_mb = 2;
+        e.prepare();
+        e.go(GoRequest {
+            limits: Limits {
+                infinite: true,
+                ..Limits::default()
+            },
+            ..GoRequest::default()
+        });
+        assert!(e.is_searching());
+        e.options.hash_mb = 4;
+        e.prepare();
+        assert_eq!(e.tt_mb, 2, "no resize under a running search");
+        e.stop();
+        e.wait();
+        e.prepare();
+        assert_eq!(e.tt_mb, 4);
+    }
+
+    #[test]
+    fn a_book_move_is_played_without_a_search_in_games_only() {
+        let (rep, log) = collecting();
+        let mut e = Engine::new(rep);
+        let h2e2 = Move::parse("h2e2").unwrap();
+        e.test_book = Some((h2e2, 7));
+        let game = GoRequest {
+            limits: Limits::depth(5),
+            ..GoRequest::default()
+        };
+        assert_eq!(
+            e.go(game.clone()),
+            GoOutcome::Book {
+                mv: h2e2,
+                weight: 7
+            }
+        );
+        assert!(!e.is_searching() && log.lock().unwrap().is_empty());
+        // Not when banned, not when analysing, not with the book off.
+        e.set_banned(vec![h2e2]);
+        assert!(matches!(e.go(game.clone()), GoOutcome::Searching { .. }));
+        e.wait();
+        e.set_banned(Vec::new());
+        let analysis = GoRequest {
+            limits: Limits {
+                infinite: true,
+                ..Limits::default()
+            },
+            ..GoRequest::default()
+        };
+        assert!(matches!(e.go(analysis), GoOutcome::Searching { .. }));
+        e.stop();
+        e.wait();
+        e.options.use_book = false;
+        assert!(matches!(e.go(game), GoOutcome::Searching { .. }));
+        e.wait();
+    }
+
+    #[test]
+    fn randomness_levels_grow() {
+        let all = [
+            Randomness::None,
+            Randomness::Tiny,
+            Randomness::Small,
+            Randomness::Medium,
+            Randomness::Large,
+            Randomness::Huge,
+        ];
+        let n: Vec<Score> = all.iter().map(|&r| root_noise(r)).collect();
+        for r in all {
+            assert_eq!(Randomness::parse(randomness_name(r)), Some(r));
+        }
+        assert!(n.windows(2).all(|w| w[0] < w[1]));
+        assert_eq!(n[0], 0);
+    }
+}

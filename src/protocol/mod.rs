@@ -1,0 +1,1056 @@
+//! The protocol layer: UCCI and UCI on a byte stream in and a byte stream
+//! out (stdin/stdout for the binary).
+//!
+//! A reader thread cuts the input into lines and forwards them over one
+//! channel; the search's reports arrive over the same channel, so the
+//! session sees input and output in the order they happened and is the one
+//! writer of the output. `stop`, `ponderhit`, `isready` and `quit` are
+//! handled while a search runs because the session never blocks on the
+//! search; it only blocks on the channel.
+//!
+//! The first `ucci` or `uci` picks the dialect (a later one switches);
+//! before either, replies are in UCCI. Both dialects accept every spelling
+//! in `parse`; only printing differs (`ucci.rs`, `uci.rs`).
+
+pub mod options;
+pub mod parse;
+pub mod ucci;
+pub mod uci;
+
+use crate::engine::{Engine, GoOutcome, GoRequest};
+use crate::eval;
+use crate::movegen;
+use crate::position::Position;
+use crate::search::{Report, Reporter};
+use crate::time::{Clock, Limits};
+use crate::tools::{bench, perft};
+use crate::tt::TtHit;
+use crate::types::*;
+use crossbeam_channel::{Receiver, Sender, unbounded};
+use options::Effect;
+use parse::{Base, Command, GoParams, OptionSpec, PositionSpec, parse_command, parse_move, quote};
+use std::collections::VecDeque;
+use std::io::{BufRead, BufReader, Read, Write};
+use std::sync::Arc;
+
+pub const NAME_LINE: &str = concat!("chuhe ", env!("CARGO_PKG_VERSION"));
+pub const AUTHORS: &str = "the chuhe authors";
+
+/// Longest input line obeyed; a longer one is dropped with a diagnostic.
+/// A game of ten thousand moves still fits.
+pub const MAX_LINE: usize = 64 * 1024;
+/// Deepest `perft`/`divide` the protocol runs (they block the input loop;
+/// `chuhe perft` on the command line has no such cap).
+pub const MAX_PERFT_DEPTH: u32 = 5;
+pub const MAX_BENCH_DEPTH: i32 = 20;
+/// Deepest `go depth` honoured (the search's own ceiling).
+const MAX_GO_DEPTH: i64 = (MAX_PLY - 8) as i64;
+
+/// An offered draw is accepted when our score lies within this of zero.
+pub const DRAW_ACCEPT: Score = 20;
+/// With a clock running, resign after `RESIGN_MOVES` searches in a row
+/// scoring at most `RESIGN_SCORE` (a chariot and a half down), or after
+/// `RESIGN_MATED_MOVES` in a row that found a forced loss.
+pub const RESIGN_SCORE: Score = -1500;
+pub const RESIGN_MOVES: u32 = 4;
+pub const RESIGN_MATED_MOVES: u32 = 2;
+
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Dialect {
+    Ucci,
+    Uci,
+}
+
+enum Event {
+    Line(String),
+    /// A line longer than `MAX_LINE`, with its length; its text is dropped.
+    TooLong(usize),
+    Eof,
+    Report(Report),
+}
+
+/// A `bestmove` owed to the host, in the order the searches were started.
+struct Pending {
+    root: Position,
+    draw_offered: bool,
+    clocked: bool,
+    /// Still waiting for `ponderhit`: a `stop` now is a ponder miss, whose
+    /// answer the host throws away.
+    pondering: bool,
+    /// Answered from the book (its weight), not searched.
+    book_weight: Option<u32>,
+}
+
+/// Runs the protocol until `quit` or the end of `input`. Returns when the
+/// session is over; the engine's threads are joined on the way out.
+pub fn run<R: Read + Send + 'static, W: Write>(input: R, output: W) {
+    run_with(input, output, |_| {});
+}
+
+/// `run`, with a hook to adjust the engine before the session starts.
+fn run_with<R: Read + Send + 'static, W: Write>(
+    input: R,
+    output: W,
+    configure: impl FnOnce(&mut Engine),
+) {
+    let (tx, rx) = unbounded();
+    spawn_reader(input, tx.clone());
+    let report_tx = tx.clone();
+    let reporter: Reporter = Arc::new(move |r| {
+        let _ = report_tx.send(Event::Report(r));
+    });
+    let mut engine = Engine::new(reporter);
+    configure(&mut engine);
+    let mut session = Session {
+        out: output,
+        dialect: Dialect::Ucci,
+        engine,
+        tx,
+        rx,
+        pending: VecDeque::new(),
+        deferred: VecDeque::new(),
+        eof: false,
+        quitting: false,
+        broken: false,
+        lost_streak: 0,
+        mated_streak: 0,
+    };
+    session.run_loop();
+}
+
+/// `run` on the process's stdin and stdout.
+pub fn run_stdio() {
+    run(std::io::stdin(), std::io::stdout());
+}
+
+fn spawn_reader<R: Read + Send + 'static>(input: R, tx: Sender<Event>) {
+    let fallback = tx.clone();
+    let spawned = std::thread::Builder::new()
+        .name("input".to_string())
+        .spawn(move || read_lines(input, &tx));
+    if spawned.is_err() {
+        log::error!("cannot start the input thread");
+        let _ = fallback.send(Event::Eof);
+    }
+}
+
+/// Cuts the input into lines at `\n`, keeping at most `MAX_LINE` bytes of
+/// each, and forwards them; ends with `Eof` (also on a read error).
+fn read_lines<R: Read>(input: R, tx: &Sender<Event>) {
+    let mut reader = BufReader::with_capacity(1 << 16, input);
+    let mut line: Vec<u8> = Vec::new();
+    let mut len = 0usize;
+    loop {
+        let (consumed, complete) = match reader.fill_buf() {
+            Ok([]) => break,
+            Ok(buf) => match buf.iter().position(|&b| b == b'\n') {
+                Some(i) => {
+                    keep(&mut line, &buf[..i], &mut len);
+                    (i + 1, true)
+                }
+                None => {
+                    keep(&mut line, buf, &mut len);
+                    (buf.len(), false)
+                }
+            },
+            Err(e) if e.kind() == std::io::ErrorKind::Interrupted => continue,
+            Err(e) => {
+                log::warn!("input: {e}");
+                break;
+            }
+        };
+        reader.consume(consumed);
+        if complete && !forward(tx, &mut line, &mut len) {
+            return;
+        }
+    }
+    if len > 0 && !forward(tx, &mut line, &mut len) {
+        return;
+    }
+    let _ = tx.send(Event::Eof);
+}
+
+fn keep(line: &mut Vec<u8>, bytes: &[u8], len: &mut usize) {
+    let room = MAX_LINE.saturating_sub(line.len());
+    line.extend_from_slice(&bytes[..bytes.len().min(room)]);
+    *len = len.saturating_add(bytes.len());
+}
+
+fn forward(tx: &Sender<Event>, line: &mut Vec<u8>, len: &mut usize) -> bool {
+    let event = if *len > MAX_LINE {
+        Event::TooLong(*len)
+    } else {
+        Event::Line(parse::clean_line(line))
+    };
+    line.clear();
+    *len = 0;
+    tx.send(event).is_ok()
+}
+
+pub fn move_list(moves: &[Move]) -> String {
+    moves
+        .iter()
+        .map(|m| m.to_string())
+        .collect::<Vec<_>>()
+        .join(" ")
+}
+
+struct Session<W: Write> {
+    out: W,
+    dialect: Dialect,
+    engine: Engine,
+    /// The session's own way into the channel, for answers that must queue
+    /// behind reports already sent (a book move after a stopped search).
+    tx: Sender<Event>,
+    rx: Receiver<Event>,
+    pending: VecDeque<Pending>,
+    /// Batch mode: lines held back until the running search has answered.
+    deferred: VecDeque<String>,
+    eof: bool,
+    quitting: bool,
+    /// The output is gone (the host closed the pipe).
+    broken: bool,
+    lost_streak: u32,
+    mated_streak: u32,
+}
+
+impl<W: Write> Session<W> {
+    fn run_loop(&mut self) {
+        loop {
+            if self.broken {
+                break;
+            }
+            if self.eof {
+                self.stop_unending_search();
+            }
+            if self.pending.is_empty() {
+                if !self.quitting
+                    && let Some(line) = self.deferred.pop_front()
+                {
+                    self.line(&line);
+                    continue;
+                }
+                if self.quitting || self.eof {
+                    break;
+                }
+            }
+            let Ok(event) = self.rx.recv() else {
+                break;
+            };
+            match event {
+                Event::Report(r) => self.report(r),
+                Event::Line(_) | Event::TooLong(_) if self.quitting => {}
+                Event::Line(l) => {
+                    if self.holds_input() {
+                        self.deferred.push_back(l);
+                    } else {
+                        self.line(&l);
+                    }
+                }
+                Event::TooLong(n) => self.diag(&format!(
+                    "line of {n} bytes ignored: longer than {MAX_LINE} bytes"
+                )),
+                Event::Eof => self.eof = true,
+            }
+        }
+        // Whatever still runs (the host went away mid-search) is stopped;
+        // its reports have nowhere to go.
+        self.engine.stop();
+        self.engine.wait();
+        // Only `quit` or the end of input get here with the output intact.
+        if self.dialect == Dialect::Ucci {
+            self.emit("bye");
+        }
+    }
+
+    /// End of input: a finite search may finish, but one that would wait
+    /// for a `stop` or `ponderhit` that can no longer come is stopped.
+    fn stop_unending_search(&mut self) {
+        if self.engine.is_searching() && self.engine.runs_unbounded() {
+            self.engine.stop();
+        }
+    }
+
+    /// UCCI batch mode: input waits while a finite search runs.
+    fn holds_input(&self) -> bool {
+        self.engine.options.batch
+            && !self.pending.is_empty()
+            && self.engine.is_searching()
+            && !self.engine.runs_unbounded()
+    }
+
+    // ---------------------------------------------------------------------
+    // Output
+
+    fn emit(&mut self, line: &str) {
+        if self.broken {
+            return;
+        }
+        log::debug!(">> {line}");
+        let written = self
+            .out
+            .write_all(line.as_bytes())
+            .and_then(|_| self.out.write_all(b"\n"))
+            .and_then(|_| self.out.flush());
+        if let Err(e) = written {
+            log::warn!("output closed: {e}");
+            self.broken = true;
+            self.engine.stop();
+        }
+    }
+
+    /// A diagnostic or message for the user, one line.
+    fn diag(&mut self, text: &str) {
+        let line = match self.dialect {
+            Dialect::Ucci => ucci::message(text),
+            Dialect::Uci => uci::message(text),
+        };
+        self.emit(&line);
+    }
+
+    fn report(&mut self, r: Report) {
+        match r {
+            Report::Iteration(i) => {
+                let line = match self.dialect {
+                    Dialect::Ucci => ucci::iteration(&i),
+                    Dialect::Uci => uci::iteration(&i),
+                };
+                self.emit(&line);
+            }
+            Report::CurrentMove { depth, mv, number } => {
+                let line = match self.dialect {
+                    Dialect::Ucci => ucci::current_move(mv, number),
+                    Dialect::Uci => uci::current_move(depth, mv, number),
+                };
+                self.emit(&line);
+            }
+            Report::Message(text) => self.diag(&text),
+            Report::BestMove {
+                best,
+                ponder,
+                score,
+                ..
+            } => self.best_move(best, ponder, score),
+        }
+    }
+
+    fn best_move(&mut self, best: Option<Move>, ponder: Option<Move>, score: Score) {
+        let pending = self.pending.pop_front();
+        if let (Some(p), Some(mv)) = (&pending, best)
+            && let Some(w) = p.book_weight
+        {
+            self.diag(&format!("book move {mv} weight {w}"));
+        }
+        let ponder = match (ponder, best, &pending) {
+            (Some(p), _, _) => Some(p),
+            (None, Some(b), Some(p)) if p.book_weight.is_none() => {
+                self.engine.ponder_guess(&p.root, b)
+            }
+            _ => None,
+        };
+        let suffix = match (&pending, best) {
+            (Some(p), Some(_)) if p.book_weight.is_none() => self.verdict(p, score),
+            _ => None,
+        };
+        let line = match self.dialect {
+            Dialect::Ucci => ucci::best_move(best, ponder, suffix),
+            Dialect::Uci => uci::best_move(best, ponder),
+        };
+        self.emit(&line);
+    }
+
+    /// `draw` when a draw was offered and the score is level; `resign` when
+    /// a clocked game has been clearly lost for several moves.
+    fn verdict(&mut self, p: &Pending, score: Score) -> Option<&'static str> {
+        // A ponder miss is not our move, and a search stopped before its
+        // first iteration has no score worth judging.
+        if p.pondering || score.abs() > MATE {
+            return None;
+        }
+        if p.clocked {
+            self.mated_streak = if score <= -MATE_BOUND {
+                self.mated_streak + 1
+            } else {
+                0
+            };
+            self.lost_streak = if score <= RESIGN_SCORE {
+                self.lost_streak + 1
+            } else {
+                0
+            };
+        }
+        if p.draw_offered && score.abs() <= DRAW_ACCEPT {
+            Some("draw")
+        } else if p.clocked
+            && (self.mated_streak >= RESIGN_MATED_MOVES || self.lost_streak >= RESIGN_MOVES)
+        {
+            Some("resign")
+        } else {
+            None
+        }
+    }
+
+    // ---------------------------------------------------------------------
+    // Input
+
+    fn line(&mut self, text: &str) {
+        log::debug!("<< {text}");
+        match parse_command(text) {
+            Ok(None) => {}
+            Ok(Some(cmd)) => self.command(cmd),
+            Err(e) => self.diag(&e),
+        }
+    }
+
+    fn command(&mut self, cmd: Command) {
+        match cmd {
+            Command::Ucci => {
+                self.dialect = Dialect::Ucci;
+                for l in ucci::handshake(&self.engine.options) {
+                    self.emit(&l);
+                }
+            }
+            Command::Uci => {
+                self.dialect = Dialect::Uci;
+                for l in uci::handshake(&self.engine.options) {
+                    self.emit(&l);
+                }
+            }
+            Command::IsReady => {
+                if !self.engine.is_searching()
+                    && let Some(note) = self.engine.prepare()
+                {
+                    self.diag(&note);
+                }
+                self.emit("readyok");
+            }
+            Command::Debug(on) => self.engine.options.debug = on,
+            Command::SetOption(spec) => self.set_option(spec),
+            Command::NewGame => self.new_game(),
+            Command::Position(spec) => match build_position(&spec) {
+                Ok(pos) => self.engine.set_position(pos),
+                Err(e) => self.diag(&format!("position ignored: {e}")),
+            },
+            Command::BanMoves(words) => self.ban_moves(&words),
+            Command::Go(g) => self.go(*g),
+            Command::PonderHit { draw } => {
+                if self.engine.is_pondering() {
+                    if let Some(p) = self.pending.back_mut() {
+                        p.draw_offered |= draw;
+                        p.pondering = false;
+                    }
+                    self.engine.ponderhit();
+                } else {
+                    self.diag("ponderhit ignored: no search is pondering");
+                }
+            }
+            Command::Stop => {
+                if !self.pending.is_empty() {
+                    self.engine.stop();
+                } else if self.dialect == Dialect::Ucci {
+                    self.emit("nobestmove");
+                }
+            }
+            Command::Probe(spec) => self.probe(spec.as_ref()),
+            Command::Quit => {
+                self.quitting = true;
+                self.engine.stop();
+            }
+            Command::Register => {}
+            Command::Help => {
+                for l in HELP {
+                    self.emit(l);
+                }
+            }
+            Command::Display => self.display(),
+            Command::Eval => {
+                let text = eval::describe(self.engine.position());
+                for l in text.lines() {
+                    self.emit(l);
+                }
+            }
+            Command::Perft(d) => {
+                if !self.busy("perft") {
+                    self.perft(d, false);
+                }
+            }
+            Command::Divide(d) => {
+                if !self.busy("divide") {
+                    self.perft(d, true);
+                }
+            }
+            Command::Bench(d) => {
+                if self.busy("bench") {
+                    return;
+                }
+                let depth = d.unwrap_or(bench::DEFAULT_DEPTH).clamp(1, MAX_BENCH_DEPTH);
+                if let Err(e) = bench::run(depth, &mut self.out) {
+                    log::warn!("bench output: {e}");
+                    self.broken = true;
+                }
+            }
+        }
+    }
+
+    /// Tools that block the input loop refuse to run under a search.
+    fn busy(&mut self, what: &str) -> bool {
+        let busy = self.engine.is_searching();
+        if busy {
+            self.diag(&format!(
+                "{what} ignored: a search is running (stop it first)"
+            ));
+        }
+        busy
+    }
+
+    fn new_game(&mut self) {
+        self.engine.new_game();
+        self.lost_streak = 0;
+        self.mated_streak = 0;
+    }
+
+    fn set_option(&mut self, spec: OptionSpec) {
+        let (def, value, silent) = match spec {
+            OptionSpec::Named { name, value } => match options::find(&name) {
+                Some(d) => (d, value, options::silent_name(&name)),
+                None => return self.diag(&format!("unknown option {}", quote(&name))),
+            },
+            OptionSpec::Bare(words) => match options::split_bare(&words) {
+                Some((d, value)) => (d, value, options::silent_name(&words[0])),
+                None => {
+                    let name = words.first().map(String::as_str).unwrap_or("");
+                    return self.diag(&format!("unknown option {}", quote(name)));
+                }
+            },
+        };
+        match options::apply(def, value.as_deref(), &mut self.engine.options) {
+            Ok(Effect::Stored) => {
+                let resizes = matches!(
+                    def.id,
+                    options::OptionId::HashSize | options::OptionId::Threads
+                );
+                if resizes && self.engine.is_searching() {
+                    self.diag(&format!(
+                        "{} takes effect after the current search",
+                        def.ucci
+                    ));
+                }
+            }
+            Ok(Effect::Note(n)) => self.diag(&n),
+            Ok(Effect::NewGame) => self.new_game(),
+            Ok(Effect::ClearHash) => self.engine.clear_hash(),
+            Err(_) if silent => {}
+            Err(e) => self.diag(&e),
+        }
+    }
+
+    fn ban_moves(&mut self, words: &[String]) {
+        let pos = self.engine.position();
+        let mut banned = Vec::new();
+        let mut bad = Vec::new();
+        for w in words {
+            match parse_move(w).filter(|&m| is_legal(pos, m)) {
+                Some(m) => banned.push(m),
+                None => bad.push(quote(w)),
+            }
+        }
+        self.engine.set_banned(banned);
+        if !bad.is_empty() {
+            self.diag(&format!(
+                "banmoves: not legal here, ignored: {}",
+                bad.join(" ")
+            ));
+        }
+    }
+
+    fn go(&mut self, g: GoParams) {
+        let mut problems: Vec<String> = g.problems.clone();
+        let limits = self.limits(&g, &mut problems);
+        let searchmoves = self.search_moves(&g.searchmoves, &mut problems);
+        for p in &problems {
+            self.diag(&format!("go: {p}"));
+        }
+        if !self.pending.is_empty() {
+            self.diag("go while searching: the running search is stopped first");
+        }
+        let root = self.engine.position().clone();
+        let mut pending = Pending {
+            root,
+            draw_offered: g.draw,
+            clocked: limits.as_ref().is_some_and(|l| l.clock.is_some()),
+            pondering: g.ponder,
+            book_weight: None,
+        };
+        // `go depth 0` asks for no move at all (UCCI answers `nobestmove`).
+        let Some(limits) = limits else {
+            self.answer_now(pending, None);
+            return;
+        };
+        if let Some(note) = self.engine.prepare() {
+            self.diag(&note);
+        }
+        let debug = self.engine.options.debug;
+        match self.engine.go(GoRequest {
+            limits,
+            searchmoves,
+        }) {
+            GoOutcome::Searching { budget } => {
+                if debug && let Some(b) = budget {
+                    self.diag(&format!(
+                        "time budget: optimum {} ms, maximum {} ms",
+                        b.optimum.as_millis(),
+                        b.maximum.as_millis()
+                    ));
+                }
+                self.pending.push_back(pending);
+            }
+            GoOutcome::Book { mv, weight } => {
+                pending.book_weight = Some(weight);
+                self.answer_now(pending, Some(mv));
+            }
+            GoOutcome::NoLegalMove => self.answer_now(pending, None),
+        }
+    }
+
+    /// Answers a `go` without a search. The answer goes through the
+    /// channel so that it follows any report of an earlier search.
+    fn answer_now(&mut self, pending: Pending, best: Option<Move>) {
+        self.pending.push_back(pending);
+        let _ = self.tx.send(Event::Report(Report::BestMove {
+            best,
+            ponder: None,
+            score: 0,
+            depth: 0,
+        }));
+    }
+
+    /// The search limits of a `go`; `None` for UCCI `go depth 0`.
+    fn limits(&self, g: &GoParams, problems: &mut Vec<String>) -> Option<Limits> {
+        let red = self.engine.position().side_to_move() == Color::Red;
+        // UCCI clock values are seconds unless `usemillisec` is on; the UCI
+        // tokens and `movetime` are always milliseconds.
+        let unit = if self.engine.options.use_millisec {
+            1.0
+        } else {
+            1000.0
+        };
+        let ms = |v: f64| -> u64 { v.clamp(0.0, 1e15) as u64 };
+        let own_time = g
+            .time
+            .map(|t| t * unit)
+            .or(if red { g.wtime } else { g.btime });
+        let own_inc = g
+            .increment
+            .map(|t| t * unit)
+            .or(if red { g.winc } else { g.binc })
+            .unwrap_or(0.0);
+        let mut limits = Limits {
+            clock: own_time.map(|t| Clock {
+                time: ms(t),
+                increment: ms(own_inc),
+                moves_to_go: g.movestogo.filter(|&m| m > 0).map(|m| m.min(1000) as u32),
+            }),
+            movetime: g.movetime.map(ms),
+            ponder: g.ponder,
+            infinite: g.infinite,
+            ..Limits::default()
+        };
+        let before = problems.len();
+        match g.nodes {
+            Some(n) if n > 0 => limits.nodes = Some(n as u64),
+            Some(n) => problems.push(format!("nodes {n} is out of range (at least 1)")),
+            None => {}
+        }
+        match g.mate {
+            Some(m) if m > 0 => limits.mate = Some(m.min(MAX_GO_DEPTH) as u32),
+            Some(m) => problems.push(format!("mate {m} is out of range (at least 1)")),
+            None => {}
+        }
+        match g.depth {
+            Some(0) if self.dialect == Dialect::Ucci => return None,
+            Some(0) => limits.depth = Some(1),
+            Some(d) if d > 0 => limits.depth = Some(d.min(MAX_GO_DEPTH) as i32),
+            Some(d) => problems.push(format!("depth {d} is out of range (0 or more)")),
+            None => {}
+        }
+        let any_problem = !g.problems.is_empty() || problems.len() > before;
+        if !limits.is_finite() && !limits.infinite {
+            if any_problem && !g.ponder {
+                // The host meant a limit we could not read: a quick answer
+                // serves it better than a search that waits for `stop`.
+                problems.push("no usable limit left, searching to depth 1".to_string());
+                limits.depth = Some(1);
+            } else {
+                limits.infinite = true; // bare `go` (or `go ponder`)
+            }
+        }
+        Some(limits)
+    }
+
+    fn search_moves(&self, words: &[String], problems: &mut Vec<String>) -> Vec<Move> {
+        let pos = self.engine.position();
+        let mut moves = Vec::new();
+        let mut bad = Vec::new();
+        for w in words {
+            match parse_move(w).filter(|&m| is_legal(pos, m)) {
+                Some(m) => moves.push(m),
+                None => bad.push(quote(w)),
+            }
+        }
+        if !bad.is_empty() {
+            problems.push(format!(
+                "searchmoves: not legal here, ignored: {}",
+                bad.join(" ")
+            ));
+        }
+        moves
+    }
+
+    fn probe(&mut self, spec: Option<&PositionSpec>) {
+        let pos = match spec.map(build_position) {
+            None => Ok(self.engine.position().clone()),
+            Some(r) => r,
+        };
+        let line = match pos {
+            Ok(pos) => pophash(self.engine.probe(&pos), &pos),
+            Err(e) => {
+                self.diag(&format!("probe: {e}"));
+                "pophash".to_string()
+            }
+        };
+        self.emit(&line);
+    }
+
+    fn perft(&mut self, depth: u32, divide: bool) {
+        if depth > MAX_PERFT_DEPTH {
+            return self.diag(&format!(
+                "perft depth {depth} is too deep here (at most {MAX_PERFT_DEPTH}); use `chuhe perft`"
+            ));
+        }
+        let mut pos = self.engine.position().clone();
+        let result = if divide {
+            perft::run_divide(&mut pos, depth, &mut self.out)
+        } else {
+            perft::run_perft(&mut pos, depth, perft::LeafCounting::Bulk, &mut self.out)
+        };
+        if let Err(e) = result {
+            log::warn!("perft output: {e}");
+            self.broken = true;
+        }
+    }
+
+    fn display(&mut self) {
+        let pos = self.engine.position().clone();
+        let mut lines = Vec::new();
+        for rank in (0..10u8).rev() {
+            let mut row = format!("{rank} ");
+            for file in 0..9u8 {
+                let p = pos.piece_on(Square::new(file, rank));
+                row.push(' ');
+                row.push(if p.is_some() { p.letter() } else { '.' });
+            }
+            lines.push(row);
+        }
+        lines.push("   a b c d e f g h i".to_string());
+        lines.push(format!("fen {}", pos.to_fen()));
+        lines.push(format!("key {:016x}", pos.key()));
+        lines.push(format!(
+            "side to move {}{}",
+            pos.side_to_move().name(),
+            if pos.in_check() { ", in check" } else { "" }
+        ));
+        let legal = movegen::legal_moves(&pos);
+        let legal: Vec<Move> = legal.iter().copied().collect();
+        lines.push(format!(
+            "legal moves ({}) {}",
+            legal.len(),
+            move_list(&legal)
+        ));
+        if !self.engine.banned().is_empty() {
+            lines.push(format!("banned {}", move_list(self.engine.banned())));
+        }
+        for l in lines {
+            self.emit(&l);
+        }
+    }
+}
+
+fn is_legal(pos: &Position, m: Move) -> bool {
+    m.is_some() && pos.is_pseudo_legal(m) && pos.is_legal(m)
+}
+
+/// The position a `position` (or `probe`) line describes, with every move
+/// made so that the history holds each earlier position.
+pub fn build_position(spec: &PositionSpec) -> Result<Position, String> {
+    let mut pos = match &spec.base {
+        Base::StartPos => Position::startpos(),
+        Base::Fen(fen) => {
+            Position::from_fen(fen).map_err(|e| format!("invalid FEN {}: {e}", quote(fen)))?
+        }
+    };
+    for (i, text) in spec.moves.iter().enumerate() {
+        let Some(m) = parse_move(text) else {
+            return Err(format!("move {} {} is not a move", i + 1, quote(text)));
+        };
+        if m == Move::NULL {
+            if pos.in_check() {
+                return Err(format!(
+                    "move {} (0000): a side in check cannot pass",
+                    i + 1
+                ));
+            }
+            pos.make_null_move();
+            continue;
+        }
+        if !is_legal(&pos, m) {
+            return Err(format!(
+                "move {} ({m}) is not legal in {}",
+                i + 1,
+                pos.to_fen()
+            ));
+        }
+        pos.make_move(m);
+    }
+    Ok(pos)
+}
+
+/// The ElephantEye-style answer to `probe`.
+fn pophash(hit: Option<TtHit>, pos: &Position) -> String {
+    let mut s = "pophash".to_string();
+    let Some(h) = hit else {
+        return s;
+    };
+    if is_legal(pos, h.mv) {
+        s.push_str(&format!(" bestmove {}", h.mv));
+    }
+    let (lower, upper) = match h.bound {
+        Bound::Exact => (true, true),
+        Bound::Lower => (true, false),
+        Bound::Upper => (false, true),
+        Bound::None => (false, false),
+    };
+    if lower {
+        s.push_str(&format!(" lowerbound {} depth {}", h.score, h.depth));
+    }
+    if upper {
+        s.push_str(&format!(" upperbound {} depth {}", h.score, h.depth));
+    }
+    s
+}
+
+const HELP: &[&str] = &[
+    "chuhe speaks UCCI and UCI; send `ucci` or `uci` first. Commands:",
+    "  ucci | uci                      handshake: names, options, ucciok/uciok",
+    "  isready                         answers readyok (allocates the hash table if needed)",
+    "  setoption <name> [<value>]      also: setoption name <Name> value <v>",
+    "  ucinewgame                      new game (UCCI: setoption newgame)",
+    "  position {startpos | fen <FEN>} [moves <m1> ...]",
+    "  banmoves <m1> ...               root moves not to play in this position",
+    "  go [ponder] [draw] [depth d | nodes n | movetime ms | time t [increment i] [movestogo m] |",
+    "     wtime/btime/winc/binc ... | mate n | infinite] [searchmoves m ...]",
+    "  ponderhit [draw]                the predicted move was played",
+    "  stop                            stop and answer bestmove (UCCI idle: nobestmove)",
+    "  probe [position args]           what the hash table knows (pophash ...)",
+    "  quit                            exit (UCCI answers bye)",
+    "  perft <d> | divide <d>          move-path counts of the current position (d <= 5)",
+    "  bench [depth]                   fixed search test; the node total is the build's signature",
+    "  d | display                     board, FEN, key and legal moves",
+    "  eval                            static evaluation and its terms",
+    "  help                            this text",
+];
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// Runs a whole session in-process on `input` and returns its output.
+    fn session(input: &[u8]) -> String {
+        let mut out = Vec::new();
+        run(std::io::Cursor::new(input.to_vec()), &mut out);
+        String::from_utf8(out).unwrap()
+    }
+
+    #[test]
+    fn piped_analysis_finishes_a_finite_search() {
+        let out = session(b"setoption usebook false\nposition startpos moves h2e2\ngo depth 3\n");
+        let lines: Vec<&str> = out.lines().collect();
+        assert!(lines.iter().any(|l| l.starts_with("info depth 3 ")));
+        let best = lines.iter().find(|l| l.starts_with("bestmove ")).unwrap();
+        let mut pos = Position::startpos();
+        pos.make_move(Move::parse("h2e2").unwrap());
+        let m = Move::parse(best.split(' ').nth(1).unwrap()).unwrap();
+        assert!(is_legal(&pos, m), "{best}");
+        assert_eq!(lines.last(), Some(&"bye"));
+    }
+
+    #[test]
+    fn infinite_search_at_end_of_input_is_stopped() {
+        let out = session(b"uci\nposition startpos\ngo infinite\n");
+        assert!(out.contains("uciok"));
+        assert!(out.lines().any(|l| l.starts_with("bestmove ")));
+        assert!(!out.contains("bye"));
+    }
+
+    #[test]
+    fn book_moves_are_announced_and_answered_at_once() {
+        let h2e2 = Move::parse("h2e2").unwrap();
+        for (hello, note, best) in [
+            (
+                "ucci",
+                "info message book move h2e2 weight 9",
+                "bestmove h2e2",
+            ),
+            (
+                "uci",
+                "info string book move h2e2 weight 9",
+                "bestmove h2e2",
+            ),
+        ] {
+            let mut out = Vec::new();
+            let input = format!("{hello}\nposition startpos\ngo depth 20\n");
+            run_with(std::io::Cursor::new(input.into_bytes()), &mut out, |e| {
+                e.test_book = Some((h2e2, 9))
+            });
+            let out = String::from_utf8(out).unwrap();
+            let lines: Vec<&str> = out.lines().collect();
+            let at = lines.iter().position(|l| *l == note).expect(&out);
+            assert_eq!(lines[at + 1], best, "{out}");
+            assert!(!out.contains("info depth"), "no search: {out}");
+        }
+    }
+
+    #[test]
+    fn nothing_before_the_first_command() {
+        assert_eq!(session(b""), "bye\n");
+    }
+
+    #[test]
+    fn history_reaches_the_search() {
+        let spec = PositionSpec {
+            base: Base::StartPos,
+            moves: ["h2e2", "h9g7", "h0g2", "i9h9"]
+                .iter()
+                .map(|s| s.to_string())
+                .collect(),
+        };
+        let pos = build_position(&spec).unwrap();
+        assert_eq!(pos.states().len(), 5);
+        let bad = PositionSpec {
+            moves: vec!["h2e2".into(), "h2e2".into()],
+            ..spec
+        };
+        assert!(build_position(&bad).unwrap_err().contains("move 2"));
+    }
+
+    /// A small deterministic generator for the property tests (no crate).
+    struct Rng(u64);
+    impl Rng {
+        fn next(&mut self) -> u64 {
+            self.0 ^= self.0 << 13;
+            self.0 ^= self.0 >> 7;
+            self.0 ^= self.0 << 17;
+            self.0
+        }
+        fn below(&mut self, n: usize) -> usize {
+            (self.next() % n as u64) as usize
+        }
+    }
+
+    const WORDS: &[&str] = &[
+        "ucci",
+        "uci",
+        "isready",
+        "setoption",
+        "name",
+        "value",
+        "position",
+        "startpos",
+        "fen",
+        "moves",
+        "banmoves",
+        "ponderhit",
+        "stop",
+        "probe",
+        "d",
+        "eval",
+        "help",
+        "draw",
+        "hashsize",
+        "Hash",
+        "threads",
+        "1",
+        "0",
+        "-1",
+        "abc",
+        "99999999999999999999",
+        "true",
+        "off",
+        "h2e2",
+        "h9g7",
+        "b0c2",
+        "0000",
+        "e0e1",
+        "i9i8",
+        "rnbakabnr/9/1c5c1/p1p1p1p1p/9",
+        "9/9/P1P1P1P1P/1C5C1/9/RNBAKABNR",
+        "w",
+        "b",
+        "-",
+        "Move",
+        "Overhead",
+        "randomness",
+        "huge",
+        "style",
+        "risky",
+        "\u{fffd}",
+        "ucinewgame",
+        "debug",
+        "on",
+        "register",
+    ];
+
+    #[test]
+    fn random_bytes_never_break_the_parsers() {
+        let mut rng = Rng(0x9e37_79b9_7f4a_7c15);
+        for _ in 0..20_000 {
+            let len = rng.below(80);
+            let bytes: Vec<u8> = (0..len).map(|_| rng.next() as u8).collect();
+            let line = parse::clean_line(&bytes);
+            let _ = parse_command(&line);
+            let _ = Position::from_fen(&line);
+            let _ = parse::parse_go(&line.split_whitespace().collect::<Vec<_>>());
+            // Lines made of real words reach deeper into the parsers.
+            let words: Vec<&str> = (0..rng.below(12))
+                .map(|_| WORDS[rng.below(WORDS.len())])
+                .collect();
+            let line = words.join(if rng.below(2) == 0 { " " } else { "/" });
+            if let Ok(Some(Command::Position(spec))) = parse_command(&line) {
+                let _ = build_position(&spec);
+            }
+            let _ = Position::from_fen(&line);
+        }
+    }
+
+    #[test]
+    fn random_sessions_never_break_the_engine() {
+        let mut rng = Rng(12345);
+        for _ in 0..40 {
+            let mut input = Vec::new();
+            for _ in 0..rng.below(30) {
+                if rng.below(4) == 0 {
+                    input.extend((0..rng.below(40)).map(|_| rng.next() as u8));
+                } else {
+                    let words: Vec<&str> = (0..rng.below(8))
+                        .map(|_| WORDS[rng.below(WORDS.len())])
+                        .collect();
+                    input.extend(words.join(" ").bytes());
+                }
+                input.push(b'\n');
+            }
+            input.extend(b"isready\nposition startpos\ngo depth 1\n");
+            let out = session(&input);
+            assert!(out.lines().any(|l| l == "readyok"), "{out}");
+            assert!(out.lines().any(|l| l.starts_with("bestmove ")), "{out}");
+        }
+    }
+}

@@ -1,0 +1,60 @@
+//! UCCI printing: the handshake, search reports and replies as UCCI hosts
+//! read them. Scores are plain integers; diagnostics are `info message`.
+
+use super::{Dialect, NAME_LINE};
+use crate::engine::EngineOptions;
+use crate::search::IterationInfo;
+use crate::types::Move;
+
+pub fn handshake(o: &EngineOptions) -> Vec<String> {
+    let mut lines = vec![
+        format!("id name {NAME_LINE}"),
+        format!("id author {}", super::AUTHORS),
+    ];
+    lines.extend(super::options::announcements(Dialect::Ucci, o));
+    lines.push("ucciok".to_string());
+    lines
+}
+
+pub fn iteration(i: &IterationInfo) -> String {
+    let multipv = if i.multipv > 1 {
+        format!(" multipv {}", i.multipv)
+    } else {
+        String::new()
+    };
+    format!(
+        "info depth {} seldepth {}{multipv} score {} time {} nodes {} nps {} hashfull {} pv {}",
+        i.depth,
+        i.seldepth,
+        i.score,
+        i.time_ms,
+        i.nodes,
+        i.nps,
+        i.hashfull,
+        super::move_list(&i.pv)
+    )
+}
+
+pub fn current_move(mv: Move, number: usize) -> String {
+    format!("info currmove {mv} currmovenumber {number}")
+}
+
+pub fn message(text: &str) -> String {
+    format!("info message {text}")
+}
+
+/// `suffix`: `draw` or `resign`, when the game calls for one.
+pub fn best_move(best: Option<Move>, ponder: Option<Move>, suffix: Option<&str>) -> String {
+    let Some(best) = best else {
+        return "nobestmove".to_string();
+    };
+    let mut s = format!("bestmove {best}");
+    if let Some(p) = ponder {
+        s.push_str(&format!(" ponder {p}"));
+    }
+    if let Some(x) = suffix {
+        s.push(' ');
+        s.push_str(x);
+    }
+    s
+}
