@@ -108,13 +108,15 @@ fn illegal_move_loses_and_is_logged() {
 }
 
 #[test]
-fn no_move_is_an_illegal_move() {
-    let (s, _) = run(
+fn no_move_loses() {
+    let (s, pgn) = run(
         &[fake("none", "none", None), fake("good", "shuffle", None)],
         "--games 2 --depth 3",
     );
     assert_eq!(s.pairings[0].wdl.losses, 2);
     assert_eq!(s.tallies[0].illegal_moves, 2);
+    assert_eq!(ended(&s, "no move"), 2, "{:?}", s.terminations);
+    assert!(pgn.contains("gave no move in rnbakabnr/"), "{pgn}");
 }
 
 #[test]

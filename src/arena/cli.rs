@@ -124,10 +124,12 @@ const EXAMPLES: &str = "Examples:
   chuhe match --engine cmd=./chuhe --engine cmd=eleeye --tc 40/60 --sprt elo0=0 elo1=5
   chuhe match --engine cmd=./chuhe --engine cmd=fairy-stockfish proto=ucci --depth 8
 
-A game is lost by an illegal move (logged with its FEN and reason), a reply later
-than the clock plus --grace, a crash or hang (the engine is restarted), mate or
-stalemate; repetition verdicts, the natural move limit and dead material follow
-chuhe's rules. The summary (stdout) gives W/D/L, Elo with a 95% interval, LOS,
+A game is lost by an illegal move (logged with its FEN and reason), nobestmove
+while legal moves remain, a reply later than the clock plus --grace, a crash or
+hang (the engine is restarted), resignation, mate or stalemate; repetition
+verdicts, the natural move limit and dead material follow chuhe's rules.
+ElephantEye answers nobestmove after 50 moves without a capture (its own rule):
+against it, use --draw-moves 50. The summary (stdout) gives W/D/L, Elo with a 95% interval, LOS,
 pentanomial pair counts and time losses / illegal moves / crashes per engine.";
 
 impl FromArgMatches for MatchArgs {

@@ -7,7 +7,10 @@
 //! to move the start FEN with every move since, and `go` with its clock.
 //!
 //! A side loses when it
-//! - plays an illegal move or none (the move, FEN and reason are kept),
+//! - plays an illegal move (the move, FEN and reason are kept), or answers
+//!   `nobestmove` while it has legal moves ("no move": UCCI defines it only
+//!   for positions without one; an engine's own draw rules do not bind the
+//!   referee),
 //! - replies after its clock plus the grace ("time forfeit"; if it does not
 //!   answer `stop` within a second either, it is also marked hung and its
 //!   process is restarted before its next game),
@@ -102,6 +105,10 @@ pub enum Termination {
     Rules(Reason),
     TimeForfeit,
     IllegalMove,
+    /// `nobestmove` (or `bestmove (none)`) while legal moves remain.
+    /// ElephantEye answers so when its own draw rules (100 plies without
+    /// a capture, bare material, repetition) say the game is over.
+    NoMove,
     Crash,
     Resignation,
     AdjudicatedLoss,
@@ -116,6 +123,7 @@ impl Termination {
             Termination::Rules(r) => r.word().replace('-', " "),
             Termination::TimeForfeit => "time forfeit".into(),
             Termination::IllegalMove => "illegal move".into(),
+            Termination::NoMove => "no move".into(),
             Termination::Crash => "engine crash".into(),
             Termination::Resignation => "resignation".into(),
             Termination::AdjudicatedLoss => "adjudication: score".into(),
@@ -423,13 +431,21 @@ pub fn play(
             );
             return record;
         }
-        let text = reply.bestmove.unwrap_or_default();
-        let reason = if text.is_empty() {
-            Some("no move given".to_string())
-        } else {
-            illegal_reason(&pos, &text)
+        let Some(text) = reply.bestmove else {
+            record.detail = Some(format!(
+                "{name} ({}) gave no move in {} although it has legal moves",
+                side.name(),
+                pos.to_fen()
+            ));
+            end(
+                &mut record,
+                GameResult::Win(!side),
+                Termination::NoMove,
+                Some((side, Incident::IllegalMove)),
+            );
+            return record;
         };
-        if let Some(reason) = reason {
+        if let Some(reason) = illegal_reason(&pos, &text) {
             record.detail = Some(format!(
                 "{name} ({}) played illegal move '{text}' in {}: {reason}",
                 side.name(),
