@@ -1,6 +1,7 @@
 //! chuhe: a xiangqi engine. See `README.md` for use and
 //! `docs`-level design notes in each module's header.
 
+pub mod arena;
 pub mod attacks;
 pub mod bitboard;
 pub mod book;

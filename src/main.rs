@@ -129,6 +129,9 @@ enum Command {
         #[command(subcommand)]
         command: BookCommand,
     },
+    /// Play an engine-vs-engine match (UCCI or UCI engines), refereed by
+    /// chuhe's rules, with PGN output, Elo and an optional SPRT stop.
+    Match(Box<chuhe::arena::cli::MatchArgs>),
     /// Replay a game and print the rules' verdict:
     /// `result <ongoing|red-wins|black-wins|draw> reason <word> ply <n>`.
     Judge {
@@ -313,5 +316,9 @@ fn run_tool(cmd: Command) -> Result<(), String> {
             moves,
         )
         .map_err(|e| e.to_string()),
+        Command::Match(args) => {
+            drop(out);
+            chuhe::arena::run_cli(&args)
+        }
     }
 }

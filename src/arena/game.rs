@@ -1,0 +1,557 @@
+//! One refereed game between two engine processes.
+//!
+//! The referee owns the position. Before each move it asks
+//! [`rules::judge`] whether the game is over (mate, stalemate — a loss in
+//! xiangqi —, the repetition verdicts, the natural move limit, dead
+//! material); then the optional score adjudication; then it sends the side
+//! to move the start FEN with every move since, and `go` with its clock.
+//!
+//! A side loses when it
+//! - plays an illegal move (the move, FEN and reason are kept), or answers
+//!   `nobestmove` while it has legal moves ("no move": UCCI defines it only
+//!   for positions without one; an engine's own draw rules do not bind the
+//!   referee),
+//! - replies after its clock plus the grace ("time forfeit"; if it does not
+//!   answer `stop` within a second either, it is also marked hung and its
+//!   process is restarted before its next game),
+//! - exits or closes its output ("crash"; restarted),
+//! - resigns (`bestmove ... resign`), or is adjudicated lost by score.
+
+use super::clock::{Clock, Limits};
+use super::engine::{Engine, EngineError, GoClock, GoRequest, STOP_TIMEOUT};
+use super::openings::Opening;
+use crate::position::Position;
+use crate::rules::{self, Outcome, Reason, RuleSettings};
+use crate::types::{Color, Move};
+use std::sync::atomic::{AtomicBool, Ordering};
+use std::time::Duration;
+
+pub use super::engine::EngineScore;
+
+/// Score adjudication, off unless set.
+#[derive(Clone, Copy, Debug, Default, PartialEq)]
+pub struct Adjudication {
+    /// `(score, moves)`: a side whose last `moves` reported scores are all
+    /// at or below `-score`, while its opponent's last `moves` are all at or
+    /// above `score`, loses.
+    pub resign: Option<(i32, u32)>,
+    /// A draw once the game has reached move `after_move` and both sides'
+    /// last `count` scores lie within ±`score`.
+    pub draw: Option<DrawAdjudication>,
+}
+
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct DrawAdjudication {
+    pub score: i32,
+    pub after_move: u32,
+    pub count: u32,
+}
+
+/// Match-wide settings of the referee.
+#[derive(Clone, Debug)]
+pub struct RefereeSettings {
+    pub rules: RuleSettings,
+    /// Milliseconds a reply may overstep the clock (or the move time).
+    pub grace_ms: u64,
+    /// How long to wait for a move when there is no clock (depth or node
+    /// limits only).
+    pub hang_timeout: Duration,
+    pub adjudication: Adjudication,
+}
+
+impl Default for RefereeSettings {
+    fn default() -> Self {
+        RefereeSettings {
+            rules: RuleSettings::default(),
+            grace_ms: 100,
+            hang_timeout: Duration::from_secs(60),
+            adjudication: Adjudication::default(),
+        }
+    }
+}
+
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum GameResult {
+    Win(Color),
+    Draw,
+    /// Stopped before the end (the match was stopped).
+    Unfinished,
+}
+
+impl GameResult {
+    /// PGN result: `1-0` (Red won), `0-1`, `1/2-1/2`, `*`.
+    pub fn pgn(self) -> &'static str {
+        match self {
+            GameResult::Win(Color::Red) => "1-0",
+            GameResult::Win(Color::Black) => "0-1",
+            GameResult::Draw => "1/2-1/2",
+            GameResult::Unfinished => "*",
+        }
+    }
+
+    /// Points for `side` (1, ½, 0); `None` if unfinished.
+    pub fn points(self, side: Color) -> Option<f64> {
+        match self {
+            GameResult::Win(c) => Some(if c == side { 1.0 } else { 0.0 }),
+            GameResult::Draw => Some(0.5),
+            GameResult::Unfinished => None,
+        }
+    }
+}
+
+/// How a game ended.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Termination {
+    Rules(Reason),
+    TimeForfeit,
+    IllegalMove,
+    /// `nobestmove` (or `bestmove (none)`) while legal moves remain.
+    /// ElephantEye answers so when its own draw rules (100 plies without
+    /// a capture, bare material, repetition) say the game is over.
+    NoMove,
+    Crash,
+    Resignation,
+    AdjudicatedLoss,
+    AdjudicatedDraw,
+    Aborted,
+}
+
+impl Termination {
+    /// The PGN `Termination` tag value.
+    pub fn describe(self) -> String {
+        match self {
+            Termination::Rules(r) => r.word().replace('-', " "),
+            Termination::TimeForfeit => "time forfeit".into(),
+            Termination::IllegalMove => "illegal move".into(),
+            Termination::NoMove => "no move".into(),
+            Termination::Crash => "engine crash".into(),
+            Termination::Resignation => "resignation".into(),
+            Termination::AdjudicatedLoss => "adjudication: score".into(),
+            Termination::AdjudicatedDraw => "adjudication: draw".into(),
+            Termination::Aborted => "unterminated".into(),
+        }
+    }
+}
+
+/// A failure an engine is blamed for, for the per-engine tallies.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Incident {
+    TimeLoss,
+    IllegalMove,
+    Crash,
+    /// No answer even to `stop`: the process was restarted.
+    Hang,
+}
+
+/// One move as played, with what the engine said about it.
+#[derive(Clone, Debug, PartialEq)]
+pub struct MoveRecord {
+    pub mv: Move,
+    pub score: Option<EngineScore>,
+    pub depth: Option<u32>,
+    pub elapsed_ms: u64,
+    /// The mover's clock after the move (and its increment), if timed.
+    pub clock_ms: Option<i64>,
+}
+
+/// A finished (or aborted) game.
+#[derive(Clone, Debug)]
+pub struct GameRecord {
+    pub opening: Opening,
+    pub moves: Vec<MoveRecord>,
+    pub result: GameResult,
+    pub termination: Termination,
+    /// Details for the log: the illegal move with its FEN and reason, the
+    /// time overstepped, the crash.
+    pub detail: Option<String>,
+    /// Side blamed for an incident, and which.
+    pub incident: Option<(Color, Incident)>,
+    /// Sides whose engine must be restarted before its next game.
+    pub restart: [bool; 2],
+}
+
+/// Why a move text is not a legal move, in words.
+pub fn illegal_reason(pos: &Position, text: &str) -> Option<String> {
+    let Some(m) = Move::parse(text).filter(|m| m.is_some()) else {
+        return Some("not a move in ICCS coordinates".into());
+    };
+    let pc = pos.piece_on(m.from());
+    if pc.is_none() || pc.color() != pos.side_to_move() {
+        return Some(format!(
+            "no {} piece on {}",
+            pos.side_to_move().name(),
+            m.from()
+        ));
+    }
+    if !pos.is_pseudo_legal(m) {
+        return Some(format!(
+            "the {} on {} cannot move to {}",
+            pc.kind().name(),
+            m.from(),
+            m.to()
+        ));
+    }
+    if !pos.is_legal(m) {
+        return Some("it leaves the king in check or facing the other king".into());
+    }
+    None
+}
+
+/// Scores each side reported, from its own point of view.
+struct ScoreTrail([Vec<Option<i32>>; 2]);
+
+impl ScoreTrail {
+    /// Whether the last `n` scores of `side` all satisfy `test`.
+    fn last_all(&self, side: Color, n: u32, test: impl Fn(i32) -> bool) -> bool {
+        let v = &self.0[side.index()];
+        let n = n.max(1) as usize;
+        v.len() >= n && v[v.len() - n..].iter().all(|s| s.is_some_and(&test))
+    }
+
+    fn verdict(&self, adj: &Adjudication, fullmove: u32) -> Option<(GameResult, Termination)> {
+        if let Some((score, moves)) = adj.resign {
+            for side in Color::BOTH {
+                if self.last_all(side, moves, |s| s <= -score)
+                    && self.last_all(!side, moves, |s| s >= score)
+                {
+                    return Some((GameResult::Win(!side), Termination::AdjudicatedLoss));
+                }
+            }
+        }
+        if let Some(d) = adj.draw
+            && fullmove >= d.after_move
+            && Color::BOTH
+                .iter()
+                .all(|&c| self.last_all(c, d.count, |s| s.abs() <= d.score))
+        {
+            return Some((GameResult::Draw, Termination::AdjudicatedDraw));
+        }
+        None
+    }
+}
+
+fn go_clock(clocks: &[Option<Clock>; 2]) -> Option<GoClock> {
+    if clocks.iter().all(Option::is_none) {
+        return None;
+    }
+    let mut g = GoClock::default();
+    for c in Color::BOTH {
+        // A side without a clock (a per-engine fixed limit) is reported
+        // with its opponent's clock, so UCI engines still see both.
+        let clock = clocks[c.index()]
+            .as_ref()
+            .or(clocks[(!c).index()].as_ref())?;
+        g.remaining_ms[c.index()] = clock.remaining_ms().max(0) as u64;
+        g.increment_ms[c.index()] = clock.increment_ms();
+        g.moves_to_go[c.index()] = clock.moves_to_go();
+    }
+    Some(g)
+}
+
+/// Plays one game. `engines` and `limits` are indexed by colour (Red
+/// first). `stop` aborts the game between moves.
+pub fn play(
+    engines: [&mut Engine; 2],
+    limits: [&Limits; 2],
+    opening: &Opening,
+    settings: &RefereeSettings,
+    stop: &AtomicBool,
+) -> GameRecord {
+    let mut record = GameRecord {
+        opening: opening.clone(),
+        moves: Vec::new(),
+        result: GameResult::Unfinished,
+        termination: Termination::Aborted,
+        detail: None,
+        incident: None,
+        restart: [false; 2],
+    };
+    let mut pos = match opening.position() {
+        Ok(p) => p,
+        Err(e) => {
+            record.detail = Some(format!("bad opening: {e}"));
+            return record;
+        }
+    };
+    let end = |record: &mut GameRecord, result, termination, blame: Option<(Color, Incident)>| {
+        record.result = result;
+        record.termination = termination;
+        record.incident = blame;
+        if let Some((side, Incident::Crash | Incident::Hang)) = blame {
+            record.restart[side.index()] = true;
+        }
+    };
+
+    for side in Color::BOTH {
+        let engine = &mut *engines[side.index()];
+        if let Err(e) = engine.new_game() {
+            let incident = if matches!(e, EngineError::Timeout(_)) {
+                Incident::Hang
+            } else {
+                Incident::Crash
+            };
+            record.detail = Some(format!("{} failed to start a game: {e}", engine.spec.name));
+            end(
+                &mut record,
+                GameResult::Win(!side),
+                Termination::Crash,
+                Some((side, incident)),
+            );
+            return record;
+        }
+    }
+
+    let mut clocks: [Option<Clock>; 2] = [0, 1].map(|i| limits[i].tc.as_ref().map(Clock::new));
+    let mut all_moves: Vec<Move> = opening.moves.clone();
+    let mut trail = ScoreTrail([Vec::new(), Vec::new()]);
+    let grace = settings.grace_ms;
+
+    loop {
+        match rules::judge(&mut pos, &settings.rules) {
+            Outcome::Ongoing => {}
+            Outcome::Win { winner, reason } => {
+                end(
+                    &mut record,
+                    GameResult::Win(winner),
+                    Termination::Rules(reason),
+                    None,
+                );
+                return record;
+            }
+            Outcome::Draw { reason } => {
+                end(
+                    &mut record,
+                    GameResult::Draw,
+                    Termination::Rules(reason),
+                    None,
+                );
+                return record;
+            }
+        }
+        if let Some((result, termination)) =
+            trail.verdict(&settings.adjudication, pos.fullmove_number())
+        {
+            end(&mut record, result, termination, None);
+            return record;
+        }
+        if stop.load(Ordering::Relaxed) {
+            return record;
+        }
+
+        let side = pos.side_to_move();
+        let i = side.index();
+        let lim = limits[i];
+        let engine = &mut *engines[i];
+        let name = engine.spec.name.clone();
+        let req = GoRequest {
+            side: Some(side),
+            clock: clocks[i].as_ref().and_then(|_| go_clock(&clocks)),
+            movetime_ms: lim.movetime_ms,
+            depth: lim.depth,
+            nodes: lim.nodes,
+        };
+        let allowed_ms = match (&clocks[i], lim.movetime_ms) {
+            (Some(c), _) => c.remaining_ms().max(0) as u64 + grace,
+            (None, Some(ms)) => ms + grace,
+            (None, None) => settings.hang_timeout.as_millis() as u64,
+        };
+        let reply = match engine.position(&opening.fen, &all_moves) {
+            Ok(()) => engine.go(&req, Duration::from_millis(allowed_ms)),
+            Err(e) => Err((e, Default::default())),
+        };
+        let reply = match reply {
+            Ok(r) => r,
+            Err((EngineError::Timeout(_), _)) => {
+                let answered = engine.stop(STOP_TIMEOUT);
+                let what = if clocks[i].is_some() || lim.movetime_ms.is_some() {
+                    "its time"
+                } else {
+                    "the hang timeout"
+                };
+                record.detail = Some(format!(
+                    "{name} ({}) gave no move within {what} ({allowed_ms} ms){}",
+                    side.name(),
+                    if answered {
+                        ""
+                    } else {
+                        " nor after stop: restarted"
+                    }
+                ));
+                let incident = if answered {
+                    Incident::TimeLoss
+                } else {
+                    Incident::Hang
+                };
+                end(
+                    &mut record,
+                    GameResult::Win(!side),
+                    Termination::TimeForfeit,
+                    Some((side, incident)),
+                );
+                return record;
+            }
+            Err((e, _)) => {
+                record.detail = Some(format!("{name} ({}) crashed: {e}", side.name()));
+                end(
+                    &mut record,
+                    GameResult::Win(!side),
+                    Termination::Crash,
+                    Some((side, Incident::Crash)),
+                );
+                return record;
+            }
+        };
+
+        let elapsed_ms = reply.elapsed.as_millis() as u64;
+        let overstepped = match (&clocks[i], lim.movetime_ms) {
+            (Some(c), _) => c.flagged(elapsed_ms, grace).then(|| c.remaining_ms()),
+            (None, Some(ms)) => (elapsed_ms > ms + grace).then_some(ms as i64),
+            (None, None) => None,
+        };
+        if let Some(had) = overstepped {
+            record.detail = Some(format!(
+                "{name} ({}) took {elapsed_ms} ms with {had} ms left",
+                side.name()
+            ));
+            end(
+                &mut record,
+                GameResult::Win(!side),
+                Termination::TimeForfeit,
+                Some((side, Incident::TimeLoss)),
+            );
+            return record;
+        }
+        if reply.resign {
+            record.detail = Some(format!("{name} ({}) resigned", side.name()));
+            end(
+                &mut record,
+                GameResult::Win(!side),
+                Termination::Resignation,
+                None,
+            );
+            return record;
+        }
+        let Some(text) = reply.bestmove else {
+            record.detail = Some(format!(
+                "{name} ({}) gave no move in {} although it has legal moves",
+                side.name(),
+                pos.to_fen()
+            ));
+            end(
+                &mut record,
+                GameResult::Win(!side),
+                Termination::NoMove,
+                Some((side, Incident::IllegalMove)),
+            );
+            return record;
+        };
+        if let Some(reason) = illegal_reason(&pos, &text) {
+            record.detail = Some(format!(
+                "{name} ({}) played illegal move '{text}' in {}: {reason}",
+                side.name(),
+                pos.to_fen()
+            ));
+            end(
+                &mut record,
+                GameResult::Win(!side),
+                Termination::IllegalMove,
+                Some((side, Incident::IllegalMove)),
+            );
+            return record;
+        }
+        // Checked legal just above.
+        let Some(m) = Move::parse(&text) else {
+            return record;
+        };
+        if let Some(c) = clocks[i].as_mut() {
+            c.punch(elapsed_ms);
+        }
+        trail.0[i].push(reply.info.score.map(EngineScore::value));
+        record.moves.push(MoveRecord {
+            mv: m,
+            score: reply.info.score,
+            depth: reply.info.depth,
+            elapsed_ms,
+            clock_ms: clocks[i].as_ref().map(Clock::remaining_ms),
+        });
+        pos.make_move(m);
+        all_moves.push(m);
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn illegal_reasons() {
+        let pos = Position::startpos();
+        assert!(illegal_reason(&pos, "h2e2").is_none());
+        assert!(illegal_reason(&pos, "zz").unwrap().contains("ICCS"));
+        assert!(illegal_reason(&pos, "0000").unwrap().contains("ICCS"));
+        assert!(
+            illegal_reason(&pos, "e4e5")
+                .unwrap()
+                .contains("no red piece")
+        );
+        assert!(
+            illegal_reason(&pos, "h9g7")
+                .unwrap()
+                .contains("no red piece")
+        );
+        assert!(
+            illegal_reason(&pos, "a0a5")
+                .unwrap()
+                .contains("cannot move")
+        );
+        // Kings face each other once the e-file opens: moving the last
+        // piece between them is illegal.
+        let p = Position::from_fen("4k4/9/9/9/9/9/9/9/4A4/4K4 w - - 0 1").unwrap();
+        assert!(illegal_reason(&p, "e1d2").unwrap().contains("king"));
+    }
+
+    #[test]
+    fn score_adjudication() {
+        let adj = Adjudication {
+            resign: Some((600, 3)),
+            draw: Some(DrawAdjudication {
+                score: 10,
+                after_move: 30,
+                count: 2,
+            }),
+        };
+        let mut t = ScoreTrail([Vec::new(), Vec::new()]);
+        for _ in 0..3 {
+            t.0[0].push(Some(700));
+            t.0[1].push(Some(-650));
+        }
+        assert_eq!(
+            t.verdict(&adj, 10),
+            Some((GameResult::Win(Color::Red), Termination::AdjudicatedLoss))
+        );
+        // One missing score breaks the run.
+        t.0[1][1] = None;
+        assert_eq!(t.verdict(&adj, 10), None);
+        let mut d = ScoreTrail([vec![Some(5), Some(-3)], vec![Some(0), Some(10)]]);
+        assert_eq!(d.verdict(&adj, 29), None);
+        assert_eq!(
+            d.verdict(&adj, 30),
+            Some((GameResult::Draw, Termination::AdjudicatedDraw))
+        );
+        d.0[1].push(Some(11));
+        assert_eq!(d.verdict(&adj, 40), None);
+        assert_eq!(t.verdict(&Adjudication::default(), 99), None);
+    }
+
+    #[test]
+    fn results() {
+        assert_eq!(GameResult::Win(Color::Red).pgn(), "1-0");
+        assert_eq!(GameResult::Win(Color::Black).points(Color::Red), Some(0.0));
+        assert_eq!(GameResult::Draw.points(Color::Black), Some(0.5));
+        assert_eq!(GameResult::Unfinished.points(Color::Red), None);
+        assert_eq!(
+            Termination::Rules(Reason::PerpetualCheck).describe(),
+            "perpetual check"
+        );
+    }
+}

@@ -1,0 +1,573 @@
+//! Engine-vs-engine matches (`chuhe match`): engine processes speaking UCCI
+//! or UCI, real clocks, a referee that applies our own rules, PGN output,
+//! Elo with error bars and an SPRT stop.
+//!
+//! - [`engine`]: the engine process client (handshake, options, `go` in
+//!   each dialect, deadlines everywhere, kill on drop);
+//! - [`clock`]: time controls and clocks;
+//! - [`game`]: one refereed game;
+//! - [`openings`]: opening suites (`FEN|moves` lines or PGN; a built-in
+//!   default derived from master games);
+//! - [`record`]: PGN output;
+//! - [`stats`]: Elo, LOS, pentanomial counts, SPRT;
+//! - [`cli`]: the command-line arguments.
+//!
+//! With two engines the match is one pairing; with more, the first engine
+//! plays each of the others (a gauntlet). Each opening is played twice
+//! with colours swapped; the two games form a pair for the pentanomial
+//! statistics. `--concurrency K` runs K games at once, each worker with its
+//! own engine processes. When the SPRT decides, games under way are
+//! stopped at their next move and not counted.
+
+pub mod cli;
+pub mod clock;
+pub mod engine;
+pub mod game;
+pub mod openings;
+pub mod record;
+pub mod stats;
+
+use clock::Limits;
+use crossbeam_channel::{Receiver, Sender};
+use engine::{Engine, EngineSpec, TrafficLog};
+use game::{GameRecord, Incident, RefereeSettings};
+use openings::{Opening, Order};
+use stats::{EloEstimate, Hypothesis, Penta, Sprt, Wdl};
+use std::collections::{BTreeMap, HashMap};
+use std::fmt::Write as _;
+use std::fs::OpenOptions;
+use std::io::{IsTerminal, Write};
+use std::path::PathBuf;
+use std::sync::Arc;
+use std::sync::atomic::{AtomicBool, Ordering};
+use std::thread;
+
+use crate::types::Color;
+
+/// Everything a match needs, checked.
+#[derive(Clone, Debug)]
+pub struct MatchConfig {
+    pub engines: Vec<EngineSpec>,
+    /// Limits for every engine (each engine's own settings override).
+    pub limits: Limits,
+    /// Games per pairing.
+    pub games: u32,
+    pub concurrency: usize,
+    pub openings: Vec<Opening>,
+    /// Where the openings came from, for the header.
+    pub openings_name: String,
+    pub order: Order,
+    pub seed: u64,
+    pub referee: RefereeSettings,
+    pub sprt: Option<Sprt>,
+    pub pgn: Option<PathBuf>,
+    pub log: Option<PathBuf>,
+    pub event: String,
+}
+
+/// One game to play: engine `first` against `second`, `first` has Red
+/// when `first_is_red`.
+#[derive(Clone, Copy, Debug)]
+struct Task {
+    /// 0-based game number over the whole match.
+    number: u32,
+    /// Index of the opponent pairing (0 for a two-engine match).
+    pairing: usize,
+    /// Pair number within the pairing: the two games of a pair share it.
+    pair: u32,
+    opening: usize,
+    first: usize,
+    second: usize,
+    first_is_red: bool,
+}
+
+/// The games of the match in the order they are started: for each opening
+/// pair, each opponent in turn, both colours.
+fn plan(config: &MatchConfig) -> Vec<Task> {
+    let opponents = config.engines.len() - 1;
+    let pairs = config.games.div_ceil(2) as usize;
+    let order = openings::schedule(config.openings.len(), pairs, config.order, config.seed);
+    let mut tasks = Vec::new();
+    for (pair, &opening) in order.iter().enumerate() {
+        for opp in 0..opponents {
+            for g in 0..2u32 {
+                if pair as u32 * 2 + g >= config.games {
+                    continue;
+                }
+                tasks.push(Task {
+                    number: tasks.len() as u32,
+                    pairing: opp,
+                    pair: pair as u32,
+                    opening,
+                    first: 0,
+                    second: opp + 1,
+                    first_is_red: g == 0,
+                });
+            }
+        }
+    }
+    tasks
+}
+
+enum Message {
+    Done(Task, Box<GameRecord>),
+    Fatal(String),
+}
+
+/// What a worker shares with the others.
+struct Shared {
+    config: MatchConfig,
+    limits: Vec<Limits>,
+    log: Option<Arc<TrafficLog>>,
+    stop: AtomicBool,
+}
+
+fn worker(id: usize, shared: Arc<Shared>, tasks: Receiver<Task>, results: Sender<Message>) {
+    let n = shared.config.engines.len();
+    let mut engines: Vec<Option<Engine>> = (0..n).map(|_| None).collect();
+    let mut starts = 0;
+    while let Ok(task) = tasks.recv() {
+        if shared.stop.load(Ordering::Relaxed) {
+            break;
+        }
+        for idx in [task.first, task.second] {
+            if engines[idx].is_none() {
+                starts += 1;
+                let spec = &shared.config.engines[idx];
+                match Engine::start(spec, id * 1000 + starts, shared.log.clone()) {
+                    Ok(e) => engines[idx] = Some(e),
+                    Err(e) => {
+                        let _ = results.send(Message::Fatal(format!("{}: {e}", spec.name)));
+                        return;
+                    }
+                }
+            }
+        }
+        let (red, black) = if task.first_is_red {
+            (task.first, task.second)
+        } else {
+            (task.second, task.first)
+        };
+        let Ok([Some(r), Some(b)]) = engines.get_disjoint_mut([red, black]) else {
+            let _ = results.send(Message::Fatal("internal: engine slots".into()));
+            return;
+        };
+        let record = game::play(
+            [r, b],
+            [&shared.limits[red], &shared.limits[black]],
+            &shared.config.openings[task.opening],
+            &shared.config.referee,
+            &shared.stop,
+        );
+        for (side, idx) in [(Color::Red, red), (Color::Black, black)] {
+            if record.restart[side.index()] {
+                // Dropping kills the process; the next game starts afresh.
+                engines[idx] = None;
+            }
+        }
+        if results.send(Message::Done(task, Box::new(record))).is_err() {
+            return;
+        }
+    }
+}
+
+/// Tallies of failures per engine.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub struct EngineTally {
+    pub games: u32,
+    pub time_losses: u32,
+    pub illegal_moves: u32,
+    pub crashes: u32,
+    pub hangs: u32,
+}
+
+/// Results of the first engine against one opponent.
+#[derive(Clone, Debug, Default)]
+pub struct PairingResult {
+    pub opponent: usize,
+    pub wdl: Wdl,
+    pub penta: Penta,
+    /// The first finished game's points of each pair still waiting for
+    /// its partner.
+    pending: HashMap<u32, f64>,
+}
+
+impl PairingResult {
+    /// Elo with its interval: from pairs when there are any, else from
+    /// single games.
+    pub fn elo(&self) -> Option<EloEstimate> {
+        if self.penta.pairs() > 0 {
+            stats::elo_pentanomial(&self.penta)
+        } else {
+            stats::elo_trinomial(&self.wdl)
+        }
+    }
+}
+
+/// The outcome of a match.
+#[derive(Clone, Debug)]
+pub struct MatchSummary {
+    pub names: Vec<String>,
+    pub pairings: Vec<PairingResult>,
+    pub tallies: Vec<EngineTally>,
+    pub sprt: Option<(Sprt, f64, Option<Hypothesis>)>,
+    /// Games by how they ended (PGN `Termination` text).
+    pub terminations: BTreeMap<String, u32>,
+    pub games_played: u32,
+    pub games_planned: u32,
+}
+
+/// The live one-line display on stderr: redrawn in place on a terminal,
+/// one line per game otherwise.
+struct Progress {
+    tty: bool,
+    width: usize,
+}
+
+impl Progress {
+    fn line(&mut self, text: &str) {
+        let mut err = std::io::stderr().lock();
+        if self.tty {
+            let pad = self.width.saturating_sub(text.chars().count());
+            let _ = write!(err, "\r{text}{}", " ".repeat(pad));
+            self.width = text.chars().count();
+        } else {
+            let _ = writeln!(err, "{text}");
+        }
+        let _ = err.flush();
+    }
+
+    /// A message that stays (an incident, a warning).
+    fn note(&mut self, text: &str) {
+        let mut err = std::io::stderr().lock();
+        if self.tty && self.width > 0 {
+            let _ = write!(err, "\r{}\r", " ".repeat(self.width));
+            self.width = 0;
+        }
+        let _ = writeln!(err, "{text}");
+    }
+
+    fn finish(&mut self) {
+        if self.tty && self.width > 0 {
+            let _ = writeln!(std::io::stderr());
+            self.width = 0;
+        }
+    }
+}
+
+fn elo_text(e: Option<EloEstimate>) -> String {
+    match e {
+        Some(e) if e.error().is_finite() => {
+            format!("{} ± {:.1}", stats::format_elo(e.elo), e.error())
+        }
+        Some(e) => format!("{} ± inf", stats::format_elo(e.elo)),
+        None => "-".into(),
+    }
+}
+
+impl MatchSummary {
+    fn progress_line(&self) -> String {
+        let mut s = format!("[{}/{}]", self.games_played, self.games_planned);
+        for p in &self.pairings {
+            let score = p.wdl.score().map(|x| x * 100.0).unwrap_or(50.0);
+            let _ = write!(
+                s,
+                " {} vs {}: W {} D {} L {} ({score:.1}%) Elo {}",
+                self.names[0],
+                self.names[p.opponent],
+                p.wdl.wins,
+                p.wdl.draws,
+                p.wdl.losses,
+                elo_text(p.elo())
+            );
+        }
+        if let Some((sprt, llr, _)) = self.sprt {
+            let (lo, hi) = sprt.bounds();
+            let _ = write!(s, " LLR {llr:.2} ({lo:.2}, {hi:.2})");
+        }
+        s
+    }
+
+    /// The final report.
+    pub fn report(&self) -> String {
+        let mut s = String::new();
+        for p in &self.pairings {
+            let (a, b) = (&self.names[0], &self.names[p.opponent]);
+            let score = p.wdl.score().map(|x| x * 100.0).unwrap_or(50.0);
+            let _ = writeln!(
+                s,
+                "{a} vs {b}: {} games, W {} D {} L {} ({score:.1}%)",
+                p.wdl.games(),
+                p.wdl.wins,
+                p.wdl.draws,
+                p.wdl.losses
+            );
+            let unit = if p.penta.pairs() > 0 {
+                let n = p.penta.pairs();
+                format!("pentanomial, {n} pair{}", if n == 1 { "" } else { "s" })
+            } else {
+                "trinomial".to_string()
+            };
+            let _ = writeln!(
+                s,
+                "  Elo {} (95%, {unit}), LOS {:.1}%",
+                elo_text(p.elo()),
+                stats::los(&p.wdl) * 100.0
+            );
+            if p.penta.pairs() > 0 {
+                let _ = writeln!(
+                    s,
+                    "  trinomial Elo {} (95%, games as independent)",
+                    elo_text(stats::elo_trinomial(&p.wdl))
+                );
+            }
+            let c = p.penta.0;
+            let _ = writeln!(
+                s,
+                "  pairs by {a}'s points [0, 0.5, 1, 1.5, 2]: {} {} {} {} {}",
+                c[0], c[1], c[2], c[3], c[4]
+            );
+        }
+        if let Some((sprt, llr, decision)) = self.sprt {
+            let (lo, hi) = sprt.bounds();
+            let verdict = match decision {
+                Some(Hypothesis::H1) => "H1 accepted",
+                Some(Hypothesis::H0) => "H0 accepted",
+                None => "no decision",
+            };
+            let _ = writeln!(
+                s,
+                "SPRT elo0={} elo1={} alpha={} beta={}: LLR {llr:.2} ({lo:.2}, {hi:.2}), {verdict}",
+                sprt.elo0, sprt.elo1, sprt.alpha, sprt.beta
+            );
+        }
+        let ends: Vec<String> = self
+            .terminations
+            .iter()
+            .map(|(k, v)| format!("{k} {v}"))
+            .collect();
+        let _ = writeln!(s, "terminations: {}", ends.join(", "));
+        let w = self
+            .names
+            .iter()
+            .map(|n| n.chars().count())
+            .max()
+            .unwrap_or(6)
+            .max(6);
+        let _ = writeln!(
+            s,
+            "{:<w$}  games  time losses  illegal moves  crashes  hangs",
+            "engine"
+        );
+        for (name, t) in self.names.iter().zip(&self.tallies) {
+            let _ = writeln!(
+                s,
+                "{name:<w$}  {:>5}  {:>11}  {:>13}  {:>7}  {:>5}",
+                t.games, t.time_losses, t.illegal_moves, t.crashes, t.hangs
+            );
+        }
+        s
+    }
+}
+
+/// Runs a match and returns its results. Progress goes to stderr.
+pub fn run(config: MatchConfig) -> Result<MatchSummary, String> {
+    let log = match &config.log {
+        Some(path) => Some(Arc::new(
+            TrafficLog::create(path).map_err(|e| format!("{}: {e}", path.display()))?,
+        )),
+        None => None,
+    };
+    let mut pgn_out = match &config.pgn {
+        Some(path) => Some(
+            OpenOptions::new()
+                .create(true)
+                .append(true)
+                .open(path)
+                .map_err(|e| format!("{}: {e}", path.display()))?,
+        ),
+        None => None,
+    };
+    let tasks = plan(&config);
+    let names: Vec<String> = config.engines.iter().map(|e| e.name.clone()).collect();
+    let limits: Vec<Limits> = config
+        .engines
+        .iter()
+        .map(|e| config.limits.overridden_by(&e.limits))
+        .collect();
+    let time_controls: Vec<String> = limits.iter().map(Limits::pgn_time_control).collect();
+    let described: Vec<String> = limits.iter().map(Limits::describe).collect();
+    let mut summary = MatchSummary {
+        names: names.clone(),
+        pairings: (1..names.len())
+            .map(|opponent| PairingResult {
+                opponent,
+                ..PairingResult::default()
+            })
+            .collect(),
+        tallies: vec![EngineTally::default(); names.len()],
+        sprt: config.sprt.map(|s| (s, 0.0, None)),
+        terminations: BTreeMap::new(),
+        games_played: 0,
+        games_planned: tasks.len() as u32,
+    };
+    let mut progress = Progress {
+        tty: std::io::stderr().is_terminal(),
+        width: 0,
+    };
+    progress.note(&format!(
+        "Match: {} ({} games per pairing, {}), openings {} ({} lines, {} order, seed {}), concurrency {}",
+        names.join(" vs "),
+        config.games,
+        if described.iter().all(|t| *t == described[0]) {
+            described[0].clone()
+        } else {
+            described.join(" / ")
+        },
+        config.openings_name,
+        config.openings.len(),
+        match config.order {
+            Order::Random => "random",
+            Order::Sequential => "sequential",
+        },
+        config.seed,
+        config.concurrency
+    ));
+
+    let shared = Arc::new(Shared {
+        config: config.clone(),
+        limits: limits.clone(),
+        log,
+        stop: AtomicBool::new(false),
+    });
+    let (task_tx, task_rx) = crossbeam_channel::unbounded();
+    for t in &tasks {
+        let _ = task_tx.send(*t);
+    }
+    drop(task_tx);
+    let (res_tx, res_rx) = crossbeam_channel::unbounded();
+    let workers: Vec<_> = (0..config.concurrency.min(tasks.len()).max(1))
+        .map(|id| {
+            let (shared, rx, tx) = (shared.clone(), task_rx.clone(), res_tx.clone());
+            thread::spawn(move || worker(id, shared, rx, tx))
+        })
+        .collect();
+    drop(res_tx);
+
+    let date = record::today();
+    let mut fatal = None;
+    for msg in res_rx.iter() {
+        let (task, game) = match msg {
+            Message::Fatal(e) => {
+                shared.stop.store(true, Ordering::Relaxed);
+                fatal.get_or_insert(e);
+                continue;
+            }
+            Message::Done(task, game) => (task, game),
+        };
+        if summary
+            .sprt
+            .is_some_and(|(_, _, decision)| decision.is_some())
+        {
+            // Finished after the SPRT decided (it was already under way):
+            // the decision stands on the games before it.
+            continue;
+        }
+        let (red, black) = if task.first_is_red {
+            (task.first, task.second)
+        } else {
+            (task.second, task.first)
+        };
+        let first_side = if task.first_is_red {
+            Color::Red
+        } else {
+            Color::Black
+        };
+        let Some(points) = game.result.points(first_side) else {
+            continue; // aborted by a stop: not counted, not written
+        };
+        summary.games_played += 1;
+        *summary
+            .terminations
+            .entry(game.termination.describe())
+            .or_default() += 1;
+        for idx in [red, black] {
+            summary.tallies[idx].games += 1;
+        }
+        if let Some((side, incident)) = game.incident {
+            let t = &mut summary.tallies[if side == Color::Red { red } else { black }];
+            match incident {
+                Incident::TimeLoss => t.time_losses += 1,
+                Incident::IllegalMove => t.illegal_moves += 1,
+                Incident::Crash => t.crashes += 1,
+                Incident::Hang => {
+                    t.time_losses += 1;
+                    t.hangs += 1;
+                }
+            }
+        }
+        if let Some(detail) = &game.detail {
+            progress.note(&format!("game {}: {detail}", task.number + 1));
+        }
+        let p = &mut summary.pairings[task.pairing];
+        p.wdl.add(points);
+        if let Some(other) = p.pending.remove(&task.pair) {
+            p.penta.add_pair(other, points);
+        } else {
+            p.pending.insert(task.pair, points);
+        }
+        if let Some((sprt, llr, decision)) = summary.sprt.as_mut() {
+            *llr = sprt.llr_pentanomial(&summary.pairings[0].penta);
+            *decision = sprt.decide(*llr);
+            if decision.is_some() {
+                shared.stop.store(true, Ordering::Relaxed);
+            }
+        }
+        if let Some(out) = pgn_out.as_mut() {
+            let header = record::Header {
+                event: config.event.clone(),
+                site: "?".into(),
+                date: date.clone(),
+                round: (task.number + 1).to_string(),
+                red: names[red].clone(),
+                black: names[black].clone(),
+                time_control: if time_controls[red] == time_controls[black] {
+                    time_controls[red].clone()
+                } else {
+                    format!("{} / {}", time_controls[red], time_controls[black])
+                },
+            };
+            if let Err(e) = record::write_game(out, &header, &game).and_then(|_| out.flush()) {
+                fatal.get_or_insert(format!("writing the PGN: {e}"));
+                shared.stop.store(true, Ordering::Relaxed);
+            }
+        }
+        if !progress.tty {
+            progress.line(&format!(
+                "Finished game {} ({} vs {}): {} {{{}}}",
+                task.number + 1,
+                names[red],
+                names[black],
+                game.result.pgn(),
+                game.termination.describe()
+            ));
+        }
+        progress.line(&summary.progress_line());
+    }
+    for w in workers {
+        let _ = w.join();
+    }
+    progress.finish();
+    match fatal {
+        Some(e) => Err(e),
+        None => Ok(summary),
+    }
+}
+
+/// `chuhe match`: runs the match and prints the summary on stdout.
+pub fn run_cli(args: &cli::MatchArgs) -> Result<(), String> {
+    let config = args.to_config()?;
+    let summary = run(config)?;
+    print!("{}", summary.report());
+    Ok(())
+}

@@ -1,0 +1,526 @@
+//! Match runner tests against fake engines (tests/engines/fake.sh, run by
+//! /bin/sh) that shuffle, play illegal moves, crash, hang or overstep their
+//! clock, and a short chuhe-vs-chuhe match.
+
+#![cfg(unix)]
+
+use chuhe::arena::cli::MatchArgs;
+use chuhe::arena::{self, MatchConfig, MatchSummary};
+use clap::Parser;
+use std::path::PathBuf;
+use std::process::Command;
+use std::sync::atomic::{AtomicUsize, Ordering};
+
+#[derive(Parser)]
+struct Cli {
+    #[command(flatten)]
+    args: MatchArgs,
+}
+
+const FAKE: &str = concat!(env!("CARGO_MANIFEST_DIR"), "/tests/engines/fake.sh");
+
+/// Engine tokens for a fake in `mode`.
+fn fake(name: &str, mode: &str, arg: Option<&str>) -> Vec<String> {
+    let mut v = vec![
+        "--engine".to_string(),
+        "cmd=/bin/sh".into(),
+        format!("arg={FAKE}"),
+        format!("arg={mode}"),
+        format!("name={name}"),
+    ];
+    if let Some(a) = arg {
+        v.push(format!("arg={a}"));
+    }
+    v
+}
+
+fn temp_path(tag: &str) -> PathBuf {
+    static N: AtomicUsize = AtomicUsize::new(0);
+    let n = N.fetch_add(1, Ordering::Relaxed);
+    std::env::temp_dir().join(format!("chuhe-arena-{}-{tag}-{n}", std::process::id()))
+}
+
+fn config(engines: &[Vec<String>], options: &str) -> MatchConfig {
+    let mut argv = vec!["match".to_string()];
+    for e in engines {
+        argv.extend(e.iter().cloned());
+    }
+    argv.extend(options.split_whitespace().map(str::to_string));
+    let cli = Cli::try_parse_from(&argv).unwrap_or_else(|e| panic!("{argv:?}: {e}"));
+    cli.args.to_config().unwrap()
+}
+
+/// Runs a match from the start position with a PGN file; returns the
+/// summary and the PGN text.
+fn run(engines: &[Vec<String>], options: &str) -> (MatchSummary, String) {
+    let pgn = temp_path("pgn");
+    let options = format!(
+        "--openings startpos --openings-order sequential --pgn {} {options}",
+        pgn.display()
+    );
+    let summary = arena::run(config(engines, &options)).unwrap();
+    let text = std::fs::read_to_string(&pgn).unwrap_or_default();
+    let _ = std::fs::remove_file(&pgn);
+    (summary, text)
+}
+
+fn ended(s: &MatchSummary, how: &str) -> u32 {
+    s.terminations.get(how).copied().unwrap_or(0)
+}
+
+#[test]
+fn shufflers_draw_by_repetition() {
+    let (s, pgn) = run(
+        &[fake("a", "shuffle", None), fake("b", "shuffle", None)],
+        "--games 2 --depth 3",
+    );
+    let p = &s.pairings[0];
+    assert_eq!((p.wdl.wins, p.wdl.draws, p.wdl.losses), (0, 2, 0));
+    assert_eq!(p.penta.0, [0, 0, 1, 0, 0]);
+    assert_eq!(ended(&s, "repetition"), 2, "{:?}", s.terminations);
+    assert_eq!(pgn.matches("[Result \"1/2-1/2\"]").count(), 2);
+    // The third occurrence of the start position comes after eight plies.
+    assert!(pgn.contains("[PlyCount \"8\"]"), "{pgn}");
+    assert!(pgn.contains("[Red \"a\"]") && pgn.contains("[Red \"b\"]"));
+}
+
+#[test]
+fn illegal_move_loses_and_is_logged() {
+    let (s, pgn) = run(
+        &[fake("good", "shuffle", None), fake("bad", "illegal", None)],
+        "--games 2 --depth 3",
+    );
+    let p = &s.pairings[0];
+    assert_eq!((p.wdl.wins, p.wdl.draws, p.wdl.losses), (2, 0, 0));
+    assert_eq!(s.tallies[1].illegal_moves, 2);
+    assert_eq!(s.tallies[0].illegal_moves, 0);
+    assert_eq!(ended(&s, "illegal move"), 2);
+    // As Red it tries a0a5 at once; as Black a9a5 after Red's first move.
+    assert!(
+        pgn.contains(
+            "illegal move 'a0a5' in rnbakabnr/9/1c5c1/p1p1p1p1p/9/9/P1P1P1P1P/1C5C1/9/RNBAKABNR w"
+        ),
+        "{pgn}"
+    );
+    assert!(pgn.contains("illegal move 'a9a5'"), "{pgn}");
+    assert!(pgn.contains("cannot move to a5"), "{pgn}");
+    assert!(pgn.contains("[Termination \"illegal move\"]"));
+}
+
+#[test]
+fn no_move_loses() {
+    let (s, pgn) = run(
+        &[fake("none", "none", None), fake("good", "shuffle", None)],
+        "--games 2 --depth 3",
+    );
+    assert_eq!(s.pairings[0].wdl.losses, 2);
+    assert_eq!(s.tallies[0].illegal_moves, 2);
+    assert_eq!(ended(&s, "no move"), 2, "{:?}", s.terminations);
+    assert!(pgn.contains("gave no move in rnbakabnr/"), "{pgn}");
+}
+
+#[test]
+fn silent_engine_loses_on_time_and_is_restarted() {
+    let (s, pgn) = run(
+        &[
+            fake("good", "shuffle", None),
+            fake("silent", "silent", None),
+        ],
+        "--games 2 --tc 0.3+0",
+    );
+    let p = &s.pairings[0];
+    assert_eq!((p.wdl.wins, p.wdl.losses), (2, 0));
+    assert_eq!(s.tallies[1].hangs, 2);
+    assert_eq!(s.tallies[1].time_losses, 2);
+    assert_eq!(ended(&s, "time forfeit"), 2);
+    assert!(pgn.contains("nor after stop: restarted"), "{pgn}");
+}
+
+#[test]
+fn silent_engine_without_clock_hits_the_hang_timeout() {
+    let (s, _) = run(
+        &[
+            fake("silent", "silent", None),
+            fake("good", "shuffle", None),
+        ],
+        "--games 1 --depth 5 --hang-timeout 1",
+    );
+    assert_eq!(s.pairings[0].wdl.losses, 1);
+    assert_eq!(s.tallies[0].hangs, 1);
+}
+
+#[test]
+fn crash_mid_game_loses_and_the_engine_restarts() {
+    // The crasher exits on its second `go` of each process: it plays one
+    // move, then dies; restarted, it does the same in the next game.
+    let (s, pgn) = run(
+        &[
+            fake("crasher", "crash", Some("2")),
+            fake("good", "shuffle", None),
+        ],
+        "--games 2 --depth 3",
+    );
+    let p = &s.pairings[0];
+    assert_eq!((p.wdl.wins, p.wdl.losses), (0, 2));
+    assert_eq!(s.tallies[0].crashes, 2);
+    assert_eq!(ended(&s, "engine crash"), 2);
+    assert!(pgn.contains("crashed"), "{pgn}");
+    // Each game has the crasher's one move (and the opponent's).
+    assert!(pgn.contains("1. a0a1"), "{pgn}");
+}
+
+#[test]
+fn slow_engine_flags() {
+    // 700 ms per move on a 300 ms clock (+100 ms grace): it answers the
+    // `stop`, so it is a time loss but not a hang.
+    let (s, pgn) = run(
+        &[
+            fake("slow", "slow", Some("700")),
+            fake("good", "shuffle", None),
+        ],
+        "--games 2 --tc 0.3+0",
+    );
+    assert_eq!(s.pairings[0].wdl.losses, 2);
+    assert_eq!(s.tallies[0].time_losses, 2);
+    assert_eq!(s.tallies[0].hangs, 0);
+    assert_eq!(s.tallies[1].time_losses, 0);
+    assert!(pgn.contains("[Termination \"time forfeit\"]"));
+}
+
+#[test]
+fn slow_reply_inside_the_grace_is_accepted() {
+    // 150 ms per move with a fixed 100 ms per move and 300 ms grace: fine.
+    let (s, _) = run(
+        &[
+            fake("slow", "slow", Some("150")),
+            fake("good", "shuffle", None),
+        ],
+        "--games 2 --movetime 100 --grace 300",
+    );
+    assert_eq!(s.pairings[0].wdl.draws, 2, "{:?}", s.terminations);
+    assert_eq!(s.tallies[0].time_losses, 0);
+}
+
+#[test]
+fn resignation_loses() {
+    let (s, _) = run(
+        &[
+            fake("quitter", "resign", None),
+            fake("good", "shuffle", None),
+        ],
+        "--games 2 --depth 2",
+    );
+    assert_eq!(s.pairings[0].wdl.losses, 2);
+    assert_eq!(ended(&s, "resignation"), 2);
+}
+
+#[test]
+fn score_adjudication_is_off_by_default_and_works_when_asked() {
+    let engines = [
+        fake("up", "scored", Some("800")),
+        fake("down", "scored", Some("-800")),
+    ];
+    // Off: the shufflers' repetition ends the game.
+    let (s, _) = run(&engines, "--games 2 --depth 1");
+    assert_eq!(ended(&s, "repetition"), 2, "{:?}", s.terminations);
+    // Both agree for two moves each: the side at -800 loses.
+    let (s, pgn) = run(
+        &engines,
+        "--games 2 --depth 1 --resign-score 500 --resign-moves 2",
+    );
+    assert_eq!(ended(&s, "adjudication: score"), 2, "{:?}", s.terminations);
+    assert_eq!(s.pairings[0].wdl.wins, 2);
+    assert!(pgn.contains("[PlyCount \"4\"]"), "{pgn}");
+    // Draw adjudication from move 1, one score each within ±20.
+    let quiet = [fake("a", "shuffle", None), fake("b", "shuffle", None)];
+    let (s, _) = run(
+        &quiet,
+        "--games 2 --depth 1 --draw-score 20 --draw-moves-after 1 --draw-count 1",
+    );
+    assert_eq!(ended(&s, "adjudication: draw"), 2, "{:?}", s.terminations);
+}
+
+/// Both sides play `moves` from `fen`; returns the summary and the PGN.
+fn scripted(fen: &str, moves: &str, options: &str) -> (MatchSummary, String) {
+    let book = temp_path("fen");
+    std::fs::write(&book, format!("{fen}|\n")).unwrap();
+    let list = moves.split_whitespace().collect::<Vec<_>>().join(",");
+    let engines = [
+        fake("a", "script", Some(&list)),
+        fake("b", "script", Some(&list)),
+    ];
+    let pgn = temp_path("pgn");
+    let options = format!(
+        "--games 1 --depth 1 --openings {} --pgn {} {options}",
+        book.display(),
+        pgn.display()
+    );
+    let summary = arena::run(config(&engines, &options)).unwrap();
+    let text = std::fs::read_to_string(&pgn).unwrap_or_default();
+    let _ = std::fs::remove_file(&pgn);
+    let _ = std::fs::remove_file(&book);
+    (summary, text)
+}
+
+#[test]
+fn referee_applies_the_rules() {
+    // Red checks with the chariot on ranks 9 and 8 while the king steps
+    // between e9 and e8: the third occurrence comes at ply 9, and the side
+    // that checks every move loses.
+    let (s, pgn) = scripted(
+        "4k4/9/7R1/9/9/9/9/9/9/3K5 w - - 0 1",
+        "h7h9 e9e8 h9h8 e8e9 h8h9 e9e8 h9h8 e8e9 h8h9 e9e8 h9h8",
+        "",
+    );
+    assert_eq!(ended(&s, "perpetual check"), 1, "{:?}", s.terminations);
+    assert!(
+        pgn.contains("[Result \"0-1\"]") && pgn.contains("[PlyCount \"9\"]"),
+        "{pgn}"
+    );
+    assert!(
+        pgn.contains("[FEN \"4k4/9/7R1/9/9/9/9/9/9/3K5 w - - 0 1\"]"),
+        "{pgn}"
+    );
+
+    let (s, pgn) = scripted("3k5/4P4/9/9/9/9/9/9/9/R4K3 w - - 0 1", "a0a9", "");
+    assert_eq!(ended(&s, "checkmate"), 1, "{:?}", s.terminations);
+    assert!(pgn.contains("[Result \"1-0\"]"), "{pgn}");
+
+    // Black, to move after the king step, has no move and is not in
+    // check: stalemate loses.
+    let (s, pgn) = scripted("3k5/4P4/9/9/9/9/9/9/9/5K3 w - - 0 1", "f0f1", "");
+    assert_eq!(ended(&s, "stalemate"), 1, "{:?}", s.terminations);
+    assert!(pgn.contains("[Result \"1-0\"]"), "{pgn}");
+
+    // Natural move limit, lowered to one move for the test.
+    let (s, _) = scripted(
+        "rnbakabnr/9/1c5c1/p1p1p1p1p/9/9/P1P1P1P1P/1C5C1/9/RNBAKABNR w - - 0 1",
+        "a0a1 a9a8 a1a0 a8a9",
+        "--draw-moves 1",
+    );
+    assert_eq!(ended(&s, "move limit"), 1, "{:?}", s.terminations);
+
+    // Kings and advisors only: drawn before anyone moves.
+    let (s, pgn) = scripted("4k4/9/9/9/9/9/9/9/4A4/3AK4 w - - 0 1", "e0f0", "");
+    assert_eq!(ended(&s, "dead material"), 1, "{:?}", s.terminations);
+    assert!(pgn.contains("[PlyCount \"0\"]"), "{pgn}");
+}
+
+fn recorded(proto: &str, options: &str) -> String {
+    let log = temp_path("rec");
+    let mut rec = fake("rec", "record", Some(&log.to_string_lossy()));
+    rec.extend([
+        format!("proto={proto}"),
+        "hash=32".into(),
+        "threads=2".into(),
+    ]);
+    let _ = run(&[rec, fake("good", "shuffle", None)], options);
+    let text = std::fs::read_to_string(&log).unwrap();
+    let _ = std::fs::remove_file(&log);
+    text
+}
+
+#[test]
+fn ucci_dialect_on_the_wire() {
+    let t = recorded("ucci", "--games 1 --tc 5+0.1");
+    let lines: Vec<&str> = t.lines().collect();
+    assert_eq!(lines[0], "ucci");
+    for want in [
+        "setoption usemillisec true",
+        "setoption usebook false",
+        "setoption threads 2",
+        "setoption hashsize 32",
+        "setoption newgame",
+        "isready",
+        "position startpos",
+        "go time 5000 increment 100",
+        "position startpos moves a0a1 a9a8",
+        "position startpos moves a0a1 a9a8 a1a0 a8a9 a0a1 a9a8",
+    ] {
+        assert!(lines.contains(&want), "missing '{want}' in:\n{t}");
+    }
+    // The clock only goes down by what was used (plus the increment).
+    let second = lines
+        .iter()
+        .filter(|l| l.starts_with("go time"))
+        .nth(1)
+        .unwrap();
+    let ms: i64 = second.split_whitespace().nth(2).unwrap().parse().unwrap();
+    assert!(ms > 4000 && ms <= 5100, "{second}");
+    assert_eq!(lines.last(), Some(&"quit"), "{t}");
+}
+
+#[test]
+fn uci_dialect_on_the_wire() {
+    let t = recorded("uci", "--games 1 --tc 40/5+0");
+    let lines: Vec<&str> = t.lines().collect();
+    assert_eq!(lines[0], "uci");
+    for want in [
+        "setoption name Hash value 32",
+        "setoption name Threads value 2",
+        "ucinewgame",
+        "go wtime 5000 btime 5000 winc 0 binc 0 movestogo 40",
+    ] {
+        assert!(lines.contains(&want), "missing '{want}' in:\n{t}");
+    }
+    assert!(!t.contains("usebook"), "{t}");
+}
+
+#[test]
+fn movetime_in_both_dialects() {
+    let t = recorded("ucci", "--games 1 --movetime 250");
+    assert!(t.lines().any(|l| l == "go time 250 movestogo 1"), "{t}");
+    let t = recorded("uci", "--games 1 --movetime 250 --depth 9");
+    assert!(t.lines().any(|l| l == "go movetime 250 depth 9"), "{t}");
+}
+
+#[test]
+fn sprt_stops_the_match() {
+    // The shuffler beats the illegal-move engine in every game, so H1
+    // (+400 Elo or more) is accepted long before 200 games.
+    let (s, _) = run(
+        &[fake("good", "shuffle", None), fake("bad", "illegal", None)],
+        "--games 200 --depth 1 --sprt elo0=0 elo1=400 alpha=0.05 beta=0.05",
+    );
+    let (_, llr, decision) = s.sprt.unwrap();
+    assert_eq!(
+        decision,
+        Some(chuhe::arena::stats::Hypothesis::H1),
+        "llr {llr}"
+    );
+    assert!(llr >= 2.94);
+    assert!(s.games_played < 40, "{} games", s.games_played);
+    assert_eq!(s.games_played % 2, 0);
+    assert_eq!(s.pairings[0].penta.0[4] * 2, s.games_played);
+    assert!(s.report().contains("H1 accepted"));
+}
+
+#[test]
+fn gauntlet_with_concurrency() {
+    let (s, pgn) = run(
+        &[
+            fake("hero", "shuffle", None),
+            fake("bad", "illegal", None),
+            fake("twin", "shuffle", None),
+        ],
+        "--games 4 --depth 2 --concurrency 2",
+    );
+    assert_eq!(s.pairings.len(), 2);
+    assert_eq!(s.pairings[0].opponent, 1);
+    assert_eq!(s.pairings[0].wdl.wins, 4);
+    assert_eq!(s.pairings[1].opponent, 2);
+    assert_eq!(s.pairings[1].wdl.draws, 4);
+    assert_eq!(s.games_played, 8);
+    assert_eq!(s.tallies[0].games, 8);
+    assert_eq!(pgn.matches("[Event ").count(), 8);
+}
+
+#[test]
+fn openings_file_is_used_and_validated() {
+    let dir = temp_path("book");
+    std::fs::write(&dir, "# two openings\n|h2e2 h9g7\n|c3c4\n").unwrap();
+    // The fakes' chariot shuffle does not fit these openings; the games
+    // end in a move or two. What is checked is the position sent.
+    let log = temp_path("rec");
+    let rec = fake("rec", "record", Some(&log.to_string_lossy()));
+    let engines = [rec, fake("bad", "illegal", None)];
+    let options = format!(
+        "--games 4 --depth 1 --openings {} --openings-order sequential",
+        dir.display()
+    );
+    let summary = arena::run(config(&engines, &options)).unwrap();
+    assert_eq!(summary.games_played, 4);
+    let text = std::fs::read_to_string(&log).unwrap();
+    assert!(text.contains("position startpos moves h2e2 h9g7"), "{text}");
+    assert!(text.contains("position startpos moves c3c4"), "{text}");
+    std::fs::write(&dir, "|h2e2 h2e3\n").unwrap();
+    let mut argv = vec!["match".to_string()];
+    argv.extend(fake("a", "shuffle", None));
+    argv.extend(fake("b", "shuffle", None));
+    argv.extend(["--depth", "1", "--openings"].map(String::from));
+    argv.push(dir.display().to_string());
+    let err = Cli::try_parse_from(&argv)
+        .unwrap()
+        .args
+        .to_config()
+        .unwrap_err();
+    assert!(err.contains("h2e3"), "{err}");
+    let _ = std::fs::remove_file(&dir);
+    let _ = std::fs::remove_file(&log);
+}
+
+#[test]
+fn missing_engine_is_an_error_not_a_hang() {
+    let engines = [
+        vec!["--engine".to_string(), "cmd=/nonexistent/engine".into()],
+        fake("good", "shuffle", None),
+    ];
+    let err = arena::run(config(&engines, "--games 2 --depth 1 --openings startpos")).unwrap_err();
+    assert!(err.contains("/nonexistent/engine"), "{err}");
+}
+
+#[test]
+fn command_line_prints_the_summary() {
+    let mut cmd = Command::new(env!("CARGO_BIN_EXE_chuhe"));
+    cmd.arg("match");
+    cmd.args(fake("good", "shuffle", None));
+    cmd.args(fake("bad", "illegal", None));
+    cmd.args(["--games", "2", "--depth", "1", "--openings", "startpos"]);
+    let out = cmd.output().unwrap();
+    assert!(out.status.success(), "{out:?}");
+    let stdout = String::from_utf8_lossy(&out.stdout);
+    assert!(
+        stdout.contains("good vs bad: 2 games, W 2 D 0 L 0 (100.0%)"),
+        "{stdout}"
+    );
+    assert!(stdout.contains("LOS"), "{stdout}");
+    let stderr = String::from_utf8_lossy(&out.stderr);
+    assert!(stderr.contains("illegal move"), "{stderr}");
+    assert!(stderr.contains("[2/2]"), "{stderr}");
+    // Errors exit with status 2 and say why.
+    let out = Command::new(env!("CARGO_BIN_EXE_chuhe"))
+        .args(["match", "--engine", "cmd=x", "--depth", "1"])
+        .output()
+        .unwrap();
+    assert_eq!(out.status.code(), Some(2));
+    assert!(String::from_utf8_lossy(&out.stderr).contains("two --engine"));
+}
+
+/// A short chuhe-vs-chuhe match at a fixed depth: every game must end by
+/// the rules (no crash, hang, illegal move or time loss).
+#[test]
+fn chuhe_against_itself() {
+    let bin = env!("CARGO_BIN_EXE_chuhe");
+    let engines = [
+        vec![
+            "--engine".to_string(),
+            format!("cmd={bin}"),
+            "name=chuhe-a".into(),
+            "hash=16".into(),
+        ],
+        vec![
+            "--engine".to_string(),
+            format!("cmd={bin}"),
+            "name=chuhe-b".into(),
+            "hash=16".into(),
+        ],
+    ];
+    let pgn = temp_path("self");
+    let options = format!(
+        "--games 2 --depth 3 --openings-order sequential --draw-moves 30 --pgn {}",
+        pgn.display()
+    );
+    let s = arena::run(config(&engines, &options)).unwrap();
+    assert_eq!(s.games_played, 2);
+    for t in &s.tallies {
+        assert_eq!(
+            (t.time_losses, t.illegal_moves, t.crashes, t.hangs),
+            (0, 0, 0, 0),
+            "{}",
+            s.report()
+        );
+    }
+    let text = std::fs::read_to_string(&pgn).unwrap();
+    let _ = std::fs::remove_file(&pgn);
+    assert_eq!(text.matches("[Event ").count(), 2);
+}
