@@ -154,6 +154,8 @@ pub struct Engine {
     reporter: Reporter,
     /// Seed for root noise and the book's choice, new for every game.
     seed: u64,
+    /// The `knowledge` level the table's stored evaluations were made at.
+    last_knowledge: Level,
     /// The opening books, loaded on first use from `book_source`.
     book: Option<BookSet>,
     /// The `bookfiles` value `book` was loaded from.
@@ -178,6 +180,7 @@ impl Engine {
             seed: fresh_seed(),
             book: None,
             book_source: String::new(),
+            last_knowledge: Level::Large,
             #[cfg(test)]
             test_book: None,
         }
@@ -320,6 +323,16 @@ impl Engine {
             Some(tt) => tt.clone(),
             None => Arc::new(TranspositionTable::new(1)),
         };
+        let character = Character {
+            pruning: self.options.pruning,
+            knowledge: self.options.knowledge,
+            style: self.options.style,
+        };
+        if character.knowledge != self.last_knowledge {
+            // Stored evaluations were made with other knowledge.
+            tt.clear();
+            self.last_knowledge = character.knowledge;
+        }
         tt.new_search();
         let Some(pool) = self.pool.as_mut() else {
             return GoOutcome::NoLegalMove;
@@ -344,11 +357,7 @@ impl Engine {
         job.move_overhead = self.options.move_overhead;
         job.root_noise = root_noise(self.options.randomness);
         job.seed = self.seed ^ self.pos.key();
-        job.character = Character {
-            pruning: self.options.pruning,
-            knowledge: self.options.knowledge,
-            style: self.options.style,
-        };
+        job.character = character;
         pool.start(job);
         GoOutcome::Searching { budget }
     }

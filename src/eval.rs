@@ -246,6 +246,7 @@ struct Acc<'a, T: Trace> {
     trace: &'a mut T,
     sign: i32,
     sum: Pair,
+    knowledge: Level,
 }
 
 impl<T: Trace> Acc<'_, T> {
@@ -273,11 +274,21 @@ fn side_terms<T: Trace>(pos: &Position, c: Color, acc: &mut Acc<'_, T>) {
     let enemy_palace = Bitboard::palace(them);
     let king_lines = Bitboard::rank(enemy_king.rank()) | Bitboard::file(enemy_king.file());
     let mut units = 0usize;
+    // Lower `knowledge` levels stop after material, or after placement.
+    let placement = acc.knowledge >= Level::Small;
+    let activity = acc.knowledge >= Level::Medium;
+    let safety = acc.knowledge >= Level::Large;
 
     for k in PieceKind::ALL {
         for sq in pos.pieces(c, k) {
             acc.add(&p.material[k.index()]);
+            if !placement {
+                continue;
+            }
             acc.add(&p.pst[k.index()][relative_rank(c, sq)][half_file(sq)]);
+            if !activity {
+                continue;
+            }
             match k {
                 PieceKind::Chariot => {
                     let att = attacks::chariot(sq, occ);
@@ -285,7 +296,7 @@ fn side_terms<T: Trace>(pos: &Position, c: Color, acc: &mut Acc<'_, T>) {
                     if (att & enemy_palace).is_nonempty() {
                         units += ATTACK_UNITS[k.index()];
                     }
-                    if king_lines.has(sq) {
+                    if safety && king_lines.has(sq) {
                         let between = (attacks::between(sq, enemy_king) & occ_bb).count();
                         if between <= 2 {
                             let line = (sq.rank() == enemy_king.rank()) as usize;
@@ -303,7 +314,7 @@ fn side_terms<T: Trace>(pos: &Position, c: Color, acc: &mut Acc<'_, T>) {
                 PieceKind::Cannon => {
                     let quiet = attacks::chariot(sq, occ) & !occ_bb;
                     acc.add(&p.cannon_mobility[quiet.count().min(17) as usize]);
-                    if king_lines.has(sq) {
+                    if safety && king_lines.has(sq) {
                         let between = (attacks::between(sq, enemy_king) & occ_bb).count();
                         if between <= 2 {
                             let line = (sq.rank() == enemy_king.rank()) as usize;
@@ -321,11 +332,15 @@ fn side_terms<T: Trace>(pos: &Position, c: Color, acc: &mut Acc<'_, T>) {
             }
         }
     }
-    acc.add(&p.king_attack[units.min(DANGER_UNITS - 1)]);
-
+    if !activity {
+        return;
+    }
     let advisors = pos.pieces(c, PieceKind::Advisor);
     let elephants = pos.pieces(c, PieceKind::Elephant);
-    acc.add(&p.shelter[advisors.count().min(2) as usize][elephants.count().min(2) as usize]);
+    if safety {
+        acc.add(&p.king_attack[units.min(DANGER_UNITS - 1)]);
+        acc.add(&p.shelter[advisors.count().min(2) as usize][elephants.count().min(2) as usize]);
+    }
     if advisors.count() == 2 && (attacks::advisor(advisors.lsb()) & advisors).is_nonempty() {
         acc.add(&p.linked_advisors);
     }
@@ -341,6 +356,9 @@ fn side_terms<T: Trace>(pos: &Position, c: Color, acc: &mut Acc<'_, T>) {
         acc.add_n(&p.linked_pawns, right_neighbours.count() as i32);
     }
 
+    if !safety {
+        return;
+    }
     // The side to move's blockers are already in the position's state.
     let blockers = if c == pos.side_to_move() {
         pos.blockers()
@@ -402,12 +420,13 @@ pub fn scale_factor(pos: &Position, strong: Color) -> i32 {
 }
 
 /// Red-minus-Black terms before tapering, reporting used weights to `trace`.
-pub fn terms<T: Trace>(pos: &Position, params: &Params, trace: &mut T) -> Pair {
+pub fn terms<T: Trace>(pos: &Position, params: &Params, knowledge: Level, trace: &mut T) -> Pair {
     let mut acc = Acc {
         params,
         trace,
         sign: 1,
         sum: Pair(0, 0),
+        knowledge,
     };
     side_terms(pos, Color::Red, &mut acc);
     let red = acc.sum;
@@ -426,9 +445,19 @@ pub fn terms<T: Trace>(pos: &Position, params: &Params, trace: &mut T) -> Pair {
     red - black + acc.sum * stm_sign
 }
 
-/// The evaluation from Red's view with its parts: (score, phase, scale).
+/// The full evaluation from Red's view with its parts: (score, phase, scale).
 pub fn evaluate_red<T: Trace>(pos: &Position, params: &Params, trace: &mut T) -> (i32, i32, i32) {
-    let t = terms(pos, params, trace);
+    evaluate_red_at(pos, params, Level::Large, trace)
+}
+
+/// The evaluation from Red's view at a `knowledge` level (see `evaluate_at`).
+pub fn evaluate_red_at<T: Trace>(
+    pos: &Position,
+    params: &Params,
+    knowledge: Level,
+    trace: &mut T,
+) -> (i32, i32, i32) {
+    let t = terms(pos, params, knowledge, trace);
     let ph = phase(pos);
     let tapered = taper(t, ph);
     let strong = if tapered >= 0 {
@@ -436,7 +465,11 @@ pub fn evaluate_red<T: Trace>(pos: &Position, params: &Params, trace: &mut T) ->
     } else {
         Color::Black
     };
-    let scale = scale_factor(pos, strong);
+    let scale = if knowledge >= Level::Medium {
+        scale_factor(pos, strong)
+    } else {
+        SCALE_NORMAL
+    };
     (tapered * scale / SCALE_NORMAL, ph, scale)
 }
 
@@ -447,14 +480,28 @@ pub fn evaluate(pos: &Position) -> Score {
     evaluate_with(pos, &PARAMS)
 }
 
-pub fn evaluate_with(pos: &Position, params: &Params) -> Score {
-    let (red, _, _) = evaluate_red(pos, params, &mut NoTrace);
+/// The evaluation with only part of its knowledge (the UCCI `knowledge`
+/// option): `none` counts material, `small` adds placement, `medium`
+/// mobility, pawn and guard structure and end-game scaling, `large` (the
+/// default) king safety, aimed pieces and pins.
+pub fn evaluate_at(pos: &Position, knowledge: Level) -> Score {
+    side_to_move_view(
+        pos,
+        evaluate_red_at(pos, &PARAMS, knowledge, &mut NoTrace).0,
+    )
+}
+
+fn side_to_move_view(pos: &Position, red: i32) -> Score {
     let stm = if pos.side_to_move() == Color::Red {
         red
     } else {
         -red
     };
     stm.clamp(-MATE_BOUND + 1000, MATE_BOUND - 1000)
+}
+
+pub fn evaluate_with(pos: &Position, params: &Params) -> Score {
+    side_to_move_view(pos, evaluate_red(pos, params, &mut NoTrace).0)
 }
 
 /// A human-readable breakdown (for the `eval` command).
@@ -528,13 +575,39 @@ mod tests {
         )
         .unwrap();
         let mut rec = Rec(Vec::new());
-        let total = terms(&pos, &PARAMS, &mut rec);
+        let total = terms(&pos, &PARAMS, Level::Large, &mut rec);
         let flat = PARAMS.as_slice();
         let mut sum = Pair(0, 0);
         for (i, n) in rec.0 {
             sum += flat[i] * n;
         }
         assert_eq!(sum, total);
+    }
+
+    #[test]
+    fn knowledge_levels_add_terms_in_order() {
+        let pos = Position::from_fen(
+            "1rbaka2R/5r3/6n2/2p1p1p2/4P1bP1/PpC3Bc1/1nPR2P2/2N2AN2/1c2K1p2/2BAC4 w - - 0 1",
+        )
+        .unwrap();
+        // `none` is material and tempo alone.
+        let mut material = Pair(0, 0);
+        for c in Color::BOTH {
+            for k in PieceKind::ALL {
+                let n = pos.pieces(c, k).count() as i32;
+                let v = PARAMS.material[k.index()] * n;
+                material = if c == Color::Red {
+                    material + v
+                } else {
+                    material - v
+                };
+            }
+        }
+        let expected = taper(material + PARAMS.tempo, phase(&pos));
+        assert_eq!(evaluate_at(&pos, Level::None), expected);
+        assert_eq!(evaluate_at(&pos, Level::Large), evaluate(&pos));
+        let values: Vec<Score> = Level::ALL.iter().map(|&l| evaluate_at(&pos, l)).collect();
+        assert!(values.windows(2).all(|w| w[0] != w[1]), "{values:?}");
     }
 
     #[test]

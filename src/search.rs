@@ -15,6 +15,7 @@ use crate::position::{Position, see_value};
 use crate::rules::{self, RepetitionVerdict, RuleSettings};
 use crate::time::{Limits, TimeManager};
 use crate::tt::{TranspositionTable, TtHit};
+pub use crate::types::Level;
 use crate::types::*;
 use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
 use std::sync::{Arc, Mutex};
@@ -60,30 +61,6 @@ pub struct IterationInfo {
 
 pub type Reporter = Arc<dyn Fn(Report) + Send + Sync>;
 
-/// How much of a search feature to use: the levels of the UCCI `pruning`
-/// and `knowledge` options.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Default)]
-pub enum Level {
-    None,
-    Small,
-    Medium,
-    #[default]
-    Large,
-}
-
-impl Level {
-    pub const ALL: [Level; 4] = [Level::None, Level::Small, Level::Medium, Level::Large];
-
-    pub const fn name(self) -> &'static str {
-        match self {
-            Level::None => "none",
-            Level::Small => "small",
-            Level::Medium => "medium",
-            Level::Large => "large",
-        }
-    }
-}
-
 /// Playing style (the UCCI `style` option).
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Default)]
 pub enum Style {
@@ -105,9 +82,15 @@ impl Style {
     }
 }
 
-/// The host's wishes for the engine's character. The search does not act
-/// on them yet (the strength work gives them effects); the defaults are
-/// the engine at full strength.
+/// The host's wishes for the engine's character; the defaults are the
+/// engine at full strength.
+///
+/// * `knowledge`: how much of the evaluation to use (see `eval::evaluate_at`).
+/// * `pruning`: how boldly to prune; `none` searches every move to full
+///   depth bar late-move reductions, smaller levels widen the margins.
+/// * `style`: what a draw is worth to the side the engine plays:
+///   `risky` counts it as a loss of a quarter pawn and so plays on,
+///   `solid` as a small gain and so takes safe draws.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Default)]
 pub struct Character {
     pub pruning: Level,
@@ -297,6 +280,84 @@ pub struct Worker {
     was_pondering: bool,
     /// Recent static evaluations by key (positions recur often in a tree).
     eval_cache: Vec<(u64, Score)>,
+    /// The search's character, from the job: evaluation knowledge, forward
+    /// pruning, and the draw value for the side the engine plays.
+    knowledge: Level,
+    prune: Pruning,
+    contempt: Score,
+    root_side: Color,
+}
+
+/// Forward pruning at one `pruning` level.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+struct Pruning {
+    /// Any forward pruning at all (reverse futility, null move, late-move,
+    /// futility, SEE and history pruning); `none` turns it all off.
+    forward: bool,
+    razor: bool,
+    /// Percent applied to every pruning margin and late-move count.
+    scale: i32,
+    null_min_depth: Depth,
+}
+
+impl Pruning {
+    fn at(level: Level) -> Pruning {
+        match level {
+            Level::Large => Pruning {
+                forward: true,
+                razor: true,
+                scale: 100,
+                null_min_depth: 3,
+            },
+            Level::Medium => Pruning {
+                forward: true,
+                razor: false,
+                scale: 150,
+                null_min_depth: 4,
+            },
+            Level::Small => Pruning {
+                forward: true,
+                razor: false,
+                scale: 250,
+                null_min_depth: 6,
+            },
+            Level::None => Pruning {
+                forward: false,
+                razor: false,
+                scale: 100,
+                null_min_depth: MAX_PLY as Depth,
+            },
+        }
+    }
+
+    /// A pruning margin at this level (wider = less pruning).
+    #[inline(always)]
+    fn margin(self, m: Score) -> Score {
+        if self.scale == 100 {
+            m
+        } else {
+            m * self.scale / 100
+        }
+    }
+
+    /// A late-move count at this level.
+    #[inline(always)]
+    fn moves(self, n: i32) -> i32 {
+        if self.scale == 100 {
+            n
+        } else {
+            n * self.scale / 100
+        }
+    }
+}
+
+/// What a draw is worth to the side the engine plays, by style.
+fn contempt(style: Style) -> Score {
+    match style {
+        Style::Solid => 15,
+        Style::Normal => 0,
+        Style::Risky => -25,
+    }
 }
 
 /// Entries in the per-thread evaluation cache (a power of two).
@@ -324,6 +385,10 @@ impl Worker {
             nodes_limit: None,
             was_pondering: false,
             eval_cache: vec![(0, 0); EVAL_CACHE_SIZE],
+            knowledge: Level::Large,
+            prune: Pruning::at(Level::Large),
+            contempt: 0,
+            root_side: Color::Red,
         }
     }
 
@@ -367,7 +432,7 @@ impl Worker {
         if slot.0 == key {
             return slot.1;
         }
-        let e = eval::evaluate(&self.pos);
+        let e = eval::evaluate_at(&self.pos, self.knowledge);
         *slot = (key, e);
         e
     }
@@ -384,6 +449,14 @@ impl Worker {
         self.frames.fill(Frame::default());
         self.nodes_limit = job.limits.nodes;
         self.was_pondering = job.limits.ponder;
+        if self.knowledge != job.character.knowledge {
+            // Cached evaluations were made with other knowledge.
+            self.eval_cache.fill((0, 0));
+            self.knowledge = job.character.knowledge;
+        }
+        self.prune = Pruning::at(job.character.pruning);
+        self.contempt = contempt(job.character.style);
+        self.root_side = job.root.side_to_move();
         self.tm = self
             .is_main()
             .then(|| TimeManager::new(&job.limits, job.root.fullmove_number(), job.move_overhead));
@@ -637,7 +710,12 @@ impl Worker {
     /// search from settling for the first repetition it finds.
     #[inline(always)]
     fn draw_score(&self) -> Score {
-        1 - (self.nodes & 2) as Score
+        let jitter = 1 - (self.nodes & 2) as Score;
+        if self.pos.side_to_move() == self.root_side {
+            jitter + self.contempt
+        } else {
+            jitter - self.contempt
+        }
     }
 
     fn update_pv(&mut self, ply: usize, m: Move) {
@@ -767,16 +845,18 @@ impl Worker {
         };
 
         if !in_check && !root && excluded == Move::NONE {
+            let prune = self.prune;
             // Reverse futility: far above beta at low depth, cut.
             if !pv_node
+                && prune.forward
                 && depth <= 8
                 && eval.abs() < MATE_BOUND
-                && eval - futility_margin(depth, improving) >= beta
+                && eval - prune.margin(futility_margin(depth, improving)) >= beta
             {
                 return (eval + beta) / 2;
             }
             // Razoring: hopelessly below alpha, see if captures save it.
-            if !pv_node && depth <= 3 && eval + 250 + 200 * depth * depth < alpha {
+            if !pv_node && prune.razor && depth <= 3 && eval + 250 + 200 * depth * depth < alpha {
                 let v = self.qsearch(job, false, ply, alpha - 1, alpha);
                 if v < alpha {
                     return v;
@@ -787,7 +867,8 @@ impl Worker {
             // zugzwang.
             if !pv_node
                 && cut_node
-                && depth >= 3
+                && prune.forward
+                && depth >= prune.null_min_depth
                 && eval >= beta
                 && static_eval >= beta - 20 * depth + 200
                 && self.frames[ply + FRAME_OFFSET - 1].mv != Move::NULL
@@ -897,27 +978,32 @@ impl Worker {
             };
 
             // Shallow-depth pruning, once a non-losing score is in hand.
-            if !root && best_score > -MATE_BOUND && self.pos.has_major_pieces(us) {
+            let prune = self.prune;
+            if !root && prune.forward && best_score > -MATE_BOUND && self.pos.has_major_pieces(us) {
                 let r = self.reduction(depth, move_count, improving);
                 let lmr_depth = (depth - 1 - r / 1024).max(0);
                 if !is_capture && !gives_check {
-                    if move_count >= late_move_limit(depth, improving) {
+                    if move_count >= prune.moves(late_move_limit(depth, improving)) {
                         picker.skip_quiets = true;
                         continue;
                     }
                     if !in_check
                         && lmr_depth <= 8
-                        && static_eval + 120 + 110 * lmr_depth + hist_score / 64 <= alpha
+                        && static_eval + prune.margin(120 + 110 * lmr_depth) + hist_score / 64
+                            <= alpha
                     {
                         continue;
                     }
-                    if lmr_depth <= 4 && hist_score < -3500 * depth {
+                    if lmr_depth <= 4 && hist_score < -prune.margin(3500 * depth) {
                         continue;
                     }
-                    if !self.pos.see_ge(m, -25 * lmr_depth * lmr_depth) {
+                    if !self
+                        .pos
+                        .see_ge(m, -prune.margin(25 * lmr_depth * lmr_depth))
+                    {
                         continue;
                     }
-                } else if depth <= 8 && !self.pos.see_ge(m, -160 * depth) {
+                } else if depth <= 8 && !self.pos.see_ge(m, -prune.margin(160 * depth)) {
                     continue;
                 }
             }
@@ -1203,14 +1289,9 @@ impl Worker {
             self.frames[ply + FRAME_OFFSET - 2].cont_slot,
             NULL_SLOT,
         ];
-        let mut picker = MovePicker::new(
-            &self.pos,
-            PickerKind::Quiescence,
-            tt_move,
-            [Move::NONE; 2],
-            Move::NONE,
-            cont,
-        );
+        let kind = PickerKind::Quiescence;
+        let mut picker =
+            MovePicker::new(&self.pos, kind, tt_move, [Move::NONE; 2], Move::NONE, cont);
         let mut best_move = Move::NONE;
         let mut move_count = 0;
         while let Some(m) = picker.next(&self.pos, &self.hist) {

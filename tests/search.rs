@@ -4,7 +4,7 @@
 
 use chuhe::movegen;
 use chuhe::position::Position;
-use chuhe::search::{Report, SearchJob};
+use chuhe::search::{Character, Report, SearchJob, Style};
 use chuhe::thread::ThreadPool;
 use chuhe::time::Limits;
 use chuhe::tt::TranspositionTable;
@@ -353,4 +353,100 @@ fn avoids_completing_a_perpetual_check() {
     assert!(r.score > 0);
     let free = search_with(pos, Limits::depth(8), 1, vec![]);
     assert_ne!(free.best, Some(repeat));
+}
+
+fn search_character(
+    pos: Position,
+    depth: i32,
+    filter: Vec<Move>,
+    character: Character,
+) -> (Outcome, u64) {
+    let tt = Arc::new(TranspositionTable::new(16));
+    let mut pool = ThreadPool::new(1);
+    let out = Arc::new(Mutex::new(None));
+    let sink = out.clone();
+    let reporter = Arc::new(move |r: Report| {
+        if let Report::BestMove { best, score, .. } = r {
+            *sink.lock().unwrap() = Some(Outcome { best, score });
+        }
+    });
+    let mut job = SearchJob::new(pos, Limits::depth(depth), tt, 1, reporter);
+    job.root_filter = filter;
+    job.character = character;
+    let job = pool.start(job);
+    pool.wait();
+    let nodes = job.total_nodes();
+    (
+        out.lock().unwrap().take().expect("a BestMove report"),
+        nodes,
+    )
+}
+
+#[test]
+fn style_sets_the_value_of_a_draw() {
+    // Both kings have stepped out and back: one more step repeats a
+    // position of the game after idle moves only, a draw.
+    let mut pos = Position::from_fen("4k3r/9/9/9/9/9/9/9/9/R2K5 w").unwrap();
+    for m in ["d0d1", "e9e8", "d1d0", "e8e9"] {
+        pos.make_move(Move::parse(m).unwrap());
+    }
+    let repeat = vec![Move::parse("d0d1").unwrap()];
+    let score = |style| {
+        let c = Character {
+            style,
+            ..Character::default()
+        };
+        search_character(pos.clone(), 4, repeat.clone(), c).0.score
+    };
+    let (solid, normal, risky) = (
+        score(Style::Solid),
+        score(Style::Normal),
+        score(Style::Risky),
+    );
+    assert!(normal.abs() <= 1, "{normal}");
+    assert!(
+        (14..=16).contains(&solid),
+        "solid values a draw above zero: {solid}"
+    );
+    assert!(
+        (-26..=-24).contains(&risky),
+        "risky values a draw below zero: {risky}"
+    );
+}
+
+#[test]
+fn pruning_and_knowledge_levels_change_the_search() {
+    let fen = "r1ba1a3/4kn3/2n1b4/pNp1p1p1p/4c4/6P2/P1P2R2P/1CcC5/9/2BAKAB2 w";
+    let pos = Position::from_fen(fen).unwrap();
+    let at = |pruning, knowledge| {
+        let c = Character {
+            pruning,
+            knowledge,
+            ..Character::default()
+        };
+        search_character(pos.clone(), 7, vec![], c)
+    };
+    let (full, full_nodes) = at(Level::Large, Level::Large);
+    let (_, unpruned_nodes) = at(Level::None, Level::Large);
+    assert!(
+        unpruned_nodes > 2 * full_nodes,
+        "{unpruned_nodes} vs {full_nodes}"
+    );
+    let (material, _) = at(Level::Large, Level::None);
+    assert!(full.best.is_some() && material.best.is_some());
+    // A mate is found at every pruning level.
+    let (fen, n, _) = MATES[8];
+    for level in [Level::None, Level::Small, Level::Medium, Level::Large] {
+        let c = Character {
+            pruning: level,
+            ..Character::default()
+        };
+        let (r, _) = search_character(
+            Position::from_fen(fen).unwrap(),
+            2 * n as i32 + 8,
+            vec![],
+            c,
+        );
+        assert_eq!(r.score, MATE - (2 * n as Score - 1), "pruning {level:?}");
+    }
 }
