@@ -2,25 +2,27 @@
 # Lazy SMP scaling: time to a fixed depth and node rate over the bench
 # positions, for several thread counts, against one thread.
 #
-#   scripts/smp-scaling.sh [--bin PATH] [--depth D] [--hash MB] [--threads "1 2 4"]
+#   scripts/smp-scaling.sh [--bin PATH] [--depth D] [--hash MB] [--threads "1 2 4"] [--keep DIR]
 #
 # Prints one row per thread count: total nodes/second, its ratio to one
 # thread, and the geometric mean over positions of the time-to-depth
 # speedup. Positions that take under 20 ms with one thread are left out of
-# the time ratio (too short to time).
+# the time ratio (too short to time). --keep saves each run's bench output.
 set -euo pipefail
 
 bin=target/release/chuhe
 depth=12
 hash=128
 threads="1 2"
+keep=""
 while [ $# -gt 0 ]; do
     case "$1" in
         --bin) bin=$2; shift 2 ;;
         --depth) depth=$2; shift 2 ;;
         --hash) hash=$2; shift 2 ;;
         --threads) threads=$2; shift 2 ;;
-        -h|--help) sed -n '2,11p' "$0"; exit 0 ;;
+        --keep) keep=$2; shift 2 ;;
+        -h|--help) sed -n '2,12p' "$0"; exit 0 ;;
         *) echo "unknown argument: $1" >&2; exit 2 ;;
     esac
 done
@@ -29,6 +31,9 @@ tmp=$(mktemp -d)
 trap 'rm -rf "$tmp"' EXIT
 for t in $threads; do
     "$bin" bench "$depth" --threads "$t" --hash "$hash" > "$tmp/t$t.txt"
+    if [ -n "$keep" ]; then
+        mkdir -p "$keep" && cp "$tmp/t$t.txt" "$keep/bench-t$t.txt"
+    fi
 done
 
 printf "%8s %12s %10s %14s\n" threads "nodes/s" "nps ratio" "ttd speedup"
