@@ -330,24 +330,11 @@ impl Pruning {
         }
     }
 
-    /// A pruning margin at this level (wider = less pruning).
+    /// A pruning margin or late-move count at this level (larger = less
+    /// pruning).
     #[inline(always)]
-    fn margin(self, m: Score) -> Score {
-        if self.scale == 100 {
-            m
-        } else {
-            m * self.scale / 100
-        }
-    }
-
-    /// A late-move count at this level.
-    #[inline(always)]
-    fn moves(self, n: i32) -> i32 {
-        if self.scale == 100 {
-            n
-        } else {
-            n * self.scale / 100
-        }
+    fn scaled(self, v: i32) -> i32 {
+        v * self.scale / 100
     }
 }
 
@@ -851,7 +838,7 @@ impl Worker {
                 && prune.forward
                 && depth <= 8
                 && eval.abs() < MATE_BOUND
-                && eval - prune.margin(futility_margin(depth, improving)) >= beta
+                && eval - prune.scaled(futility_margin(depth, improving)) >= beta
             {
                 return (eval + beta) / 2;
             }
@@ -985,27 +972,27 @@ impl Worker {
                 let r = self.reduction(depth, move_count, improving);
                 let lmr_depth = (depth - 1 - r / 1024).max(0);
                 if !is_capture && !gives_check {
-                    if move_count >= prune.moves(late_move_limit(depth, improving)) {
+                    if move_count >= prune.scaled(late_move_limit(depth, improving)) {
                         picker.skip_quiets = true;
                         continue;
                     }
                     if !in_check
                         && lmr_depth <= 8
-                        && static_eval + prune.margin(120 + 110 * lmr_depth) + hist_score / 64
+                        && static_eval + prune.scaled(120 + 110 * lmr_depth) + hist_score / 64
                             <= alpha
                     {
                         continue;
                     }
-                    if lmr_depth <= 4 && hist_score < -prune.margin(3500 * depth) {
+                    if lmr_depth <= 4 && hist_score < -prune.scaled(3500 * depth) {
                         continue;
                     }
                     if !self
                         .pos
-                        .see_ge(m, -prune.margin(25 * lmr_depth * lmr_depth))
+                        .see_ge(m, -prune.scaled(25 * lmr_depth * lmr_depth))
                     {
                         continue;
                     }
-                } else if depth <= 8 && !self.pos.see_ge(m, -prune.margin(160 * depth)) {
+                } else if depth <= 8 && !self.pos.see_ge(m, -prune.scaled(160 * depth)) {
                     continue;
                 }
             }
