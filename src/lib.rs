@@ -11,6 +11,7 @@ pub mod eval_params;
 pub mod history;
 pub mod movegen;
 pub mod movepick;
+pub mod nnue;
 pub mod notation;
 pub mod pgn;
 pub mod position;

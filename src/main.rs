@@ -104,6 +104,9 @@ enum Command {
         #[arg(long, default_value_t = 0.0)]
         l2: f64,
     },
+    /// Generate training positions for the network: self-play at a fixed
+    /// node count (default), or scored positions of existing games or data.
+    Datagen(Box<DatagenArgs>),
     /// Print the time the time manager allots per move over a simulated game.
     Timeplan {
         /// Starting clock, milliseconds.
@@ -152,6 +155,67 @@ enum Command {
         #[arg(long)]
         trace: bool,
     },
+}
+
+#[derive(clap::Args)]
+struct DatagenArgs {
+    /// Output file (32-byte records; see src/nnue/data.rs).
+    #[arg(long)]
+    out: String,
+    /// Append to the output instead of replacing it.
+    #[arg(long)]
+    append: bool,
+    /// Nodes searched per position.
+    #[arg(long, default_value_t = chuhe::tools::datagen::DEFAULT_NODES)]
+    nodes: u64,
+    #[arg(long, default_value_t = 1)]
+    threads: usize,
+    /// Seed of the random choices; distinct seeds give disjoint data.
+    #[arg(long, default_value_t = 1)]
+    seed: u64,
+    /// Stop after about this many positions.
+    #[arg(long)]
+    positions: Option<u64>,
+    /// Stop after this many games (self-play) or source games.
+    #[arg(long)]
+    games: Option<u64>,
+    /// Make only shard K of N (`--shard 3/8`): games K-1, K-1+N, ...
+    #[arg(long, default_value = "1/1")]
+    shard: String,
+    /// Self-play: master games (TSV or PGN, plain or .xz) to start from.
+    #[arg(long)]
+    openings: Option<String>,
+    /// Self-play: share of games that start from a master-game position.
+    #[arg(long, default_value_t = 0.5)]
+    master_share: f64,
+    /// Self-play: random plies played from the start position (plus 0-2).
+    #[arg(long, default_value_t = 6)]
+    random_plies: u32,
+    /// Score the positions of these games instead of playing (TSV or PGN).
+    #[arg(long, conflicts_with_all = ["label", "from_labels"])]
+    from_games: Option<String>,
+    /// Score the records of this file again with the current engine.
+    #[arg(long, conflicts_with_all = ["from_games", "from_labels"])]
+    label: Option<String>,
+    /// Convert a TSV of positions already scored (ccpd-labels layout).
+    #[arg(long, conflicts_with_all = ["from_games", "label"])]
+    from_labels: Option<String>,
+    /// Skip positions of source games before this ply.
+    #[arg(long, default_value_t = 8)]
+    min_ply: u32,
+}
+
+fn parse_shard(s: &str) -> Result<(u64, u64), String> {
+    let bad = || format!("bad shard '{s}': expected K/N with 1 <= K <= N");
+    let (k, n) = s.split_once('/').ok_or_else(bad)?;
+    let (k, n): (u64, u64) = (
+        k.trim().parse().map_err(|_| bad())?,
+        n.trim().parse().map_err(|_| bad())?,
+    );
+    if k == 0 || k > n {
+        return Err(bad());
+    }
+    Ok((k, n))
 }
 
 fn position_from(fen: Option<&str>) -> Result<Position, String> {
@@ -272,6 +336,33 @@ fn run_tool(cmd: Command) -> Result<(), String> {
                 l2,
             };
             tune::run(&games, &path, &opts, &mut out)
+        }
+        Command::Datagen(a) => {
+            use chuhe::tools::datagen::{self, DatagenOptions, Source};
+            let source = match (a.from_games, a.label, a.from_labels) {
+                (Some(g), _, _) => Source::Games(g),
+                (_, Some(l), _) => Source::Relabel(l),
+                (_, _, Some(t)) => Source::Labels(t),
+                _ => Source::SelfPlay {
+                    openings: a.openings,
+                },
+            };
+            let opts = DatagenOptions {
+                source,
+                out: a.out,
+                nodes: a.nodes.max(1),
+                threads: a.threads.clamp(1, MAX_THREADS),
+                seed: a.seed,
+                positions: a.positions,
+                games: a.games,
+                shard: parse_shard(&a.shard)?,
+                master_share: a.master_share.clamp(0.0, 1.0),
+                random_plies: a.random_plies,
+                min_ply: a.min_ply,
+                append: a.append,
+            };
+            drop(out);
+            datagen::run(&opts, &mut std::io::stderr())
         }
         Command::Book { command } => chuhe::tools::book::run(command, &mut out),
         Command::Judge {

@@ -5,6 +5,7 @@
 pub mod analyse;
 pub mod bench;
 pub mod book;
+pub mod datagen;
 pub mod judge;
 pub mod perft;
 pub mod timeplan;
