@@ -14,6 +14,7 @@
 use crate::book::BookSet;
 pub use crate::book::Randomness;
 use crate::movegen;
+use crate::nnue::{self, Network};
 use crate::position::Position;
 use crate::rules::RuleSettings;
 use crate::search::{Character, Level, Reporter, SearchJob, Style};
@@ -95,6 +96,10 @@ pub struct EngineOptions {
     pub batch: bool,
     /// UCCI clock values in milliseconds (true) or seconds (false).
     pub use_millisec: bool,
+    /// Evaluate with the network (at full `knowledge`); false: classical.
+    pub use_nnue: bool,
+    /// The network file, or `nnue::EMBEDDED_NAME`.
+    pub eval_file: String,
 }
 
 impl Default for EngineOptions {
@@ -118,6 +123,8 @@ impl Default for EngineOptions {
             debug: false,
             batch: false,
             use_millisec: true,
+            use_nnue: nnue::DEFAULT_USE_NNUE,
+            eval_file: nnue::EMBEDDED_NAME.to_string(),
         }
     }
 }
@@ -154,8 +161,12 @@ pub struct Engine {
     reporter: Reporter,
     /// Seed for root noise and the book's choice, new for every game.
     seed: u64,
-    /// The `knowledge` level the table's stored evaluations were made at.
-    last_knowledge: Level,
+    /// Which evaluation the table's stored evaluations were made by.
+    last_evaluation: Option<u64>,
+    /// The network in use when `use_nnue` is on, and the `eval_file` value
+    /// it was loaded from.
+    network: Arc<Network>,
+    network_source: String,
     /// The opening books, loaded on first use from `book_source`.
     book: Option<BookSet>,
     /// The `bookfiles` value `book` was loaded from.
@@ -180,7 +191,9 @@ impl Engine {
             seed: fresh_seed(),
             book: None,
             book_source: String::new(),
-            last_knowledge: Level::Large,
+            last_evaluation: None,
+            network: nnue::embedded(),
+            network_source: nnue::EMBEDDED_NAME.to_string(),
             #[cfg(test)]
             test_book: None,
         }
@@ -328,11 +341,16 @@ impl Engine {
             knowledge: self.options.knowledge,
             style: self.options.style,
         };
-        if character.knowledge != self.last_knowledge {
-            // Stored evaluations were made with other knowledge.
+        let network = self.network_in_use();
+        let evaluation = match &network {
+            Some(net) => net.hash() | 1,
+            None => character.knowledge as u64 * 2,
+        };
+        if self.last_evaluation.is_some_and(|e| e != evaluation) {
+            // Stored evaluations were made by another evaluation.
             tt.clear();
-            self.last_knowledge = character.knowledge;
         }
+        self.last_evaluation = Some(evaluation);
         tt.new_search();
         let Some(pool) = self.pool.as_mut() else {
             return GoOutcome::NoLegalMove;
@@ -358,8 +376,76 @@ impl Engine {
         job.root_noise = root_noise(self.options.randomness);
         job.seed = self.seed ^ self.pos.key();
         job.character = character;
+        job.network = network;
         pool.start(job);
         GoOutcome::Searching { budget }
+    }
+
+    /// The network the search evaluates with, or `None` for the classical
+    /// evaluation (`use_nnue` off, or `knowledge` below full).
+    fn network_in_use(&self) -> Option<Arc<Network>> {
+        (self.options.use_nnue && self.options.knowledge == Level::Large)
+            .then(|| self.network.clone())
+    }
+
+    /// Loads the network named by the `eval_file` option (if not loaded
+    /// already) and describes it. When the file cannot be used, the engine
+    /// keeps its current network, `eval_file` goes back to naming it, and
+    /// the error says why.
+    pub fn load_network(&mut self) -> Result<String, String> {
+        if self.options.eval_file != self.network_source {
+            let want = self.options.eval_file.clone();
+            let loaded = if want == nnue::EMBEDDED_NAME {
+                Ok(nnue::embedded())
+            } else {
+                Network::load(&want).map(Arc::new)
+            };
+            match loaded {
+                Ok(net) => {
+                    self.network = net;
+                    self.network_source = want;
+                }
+                Err(e) => {
+                    self.options.eval_file = self.network_source.clone();
+                    return Err(format!(
+                        "evalfile not loaded: {e}; still using {}",
+                        self.network_name()
+                    ));
+                }
+            }
+        }
+        Ok(format!("evalfile: {}", self.network_name()))
+    }
+
+    /// The loaded network, named by its source and hash.
+    pub fn network_name(&self) -> String {
+        format!(
+            "network {} ({:016x})",
+            self.network_source,
+            self.network.hash()
+        )
+    }
+
+    /// Which evaluation a search would use now, in words.
+    pub fn evaluation_name(&self) -> String {
+        match self.network_in_use() {
+            Some(_) => format!(
+                "NNUE, {}, {} kernels",
+                self.network_name(),
+                nnue::simd::kernel_name()
+            ),
+            None if !self.options.use_nnue => "classical (usennue is off)".to_string(),
+            None => format!("classical (knowledge {})", self.options.knowledge.name()),
+        }
+    }
+
+    /// The static evaluation of the current position by the evaluation in
+    /// use, side to move's view.
+    pub fn static_evaluation(&self) -> Score {
+        match self.network_in_use() {
+            Some(net) => nnue::evaluate_full(&net, &self.pos),
+            None => crate::eval::evaluate_at(&self.pos, self.options.knowledge),
+        }
     }
 
     /// Loads the books named by the `bookfiles` option (if not loaded

@@ -57,6 +57,12 @@ enum Command {
         /// Hash table, MB (the signature is defined for 16).
         #[arg(long, default_value_t = chuhe::tools::bench::HASH_MB)]
         hash: usize,
+        /// Search with the classical evaluation instead of the network.
+        #[arg(long, conflicts_with = "evalfile")]
+        classical: bool,
+        /// Search with this network file instead of the embedded one.
+        #[arg(long)]
+        evalfile: Option<String>,
     },
     /// Analyse a position and print each iteration.
     Analyse {
@@ -77,6 +83,12 @@ enum Command {
         hash: usize,
         #[arg(long, default_value_t = 1)]
         multipv: usize,
+        /// Search with the classical evaluation instead of the network.
+        #[arg(long, conflicts_with = "evalfile")]
+        classical: bool,
+        /// Search with this network file instead of the embedded one.
+        #[arg(long)]
+        evalfile: Option<String>,
     },
     /// Fit the evaluation weights to game results (Texel tuning) and write
     /// them as Rust source.
@@ -107,6 +119,9 @@ enum Command {
     /// Generate training positions for the network: self-play at a fixed
     /// node count (default), or scored positions of existing games or data.
     Datagen(Box<DatagenArgs>),
+    /// Train the evaluation network on datagen records and write the
+    /// quantised network file.
+    Train(Box<TrainArgs>),
     /// Print the time the time manager allots per move over a simulated game.
     Timeplan {
         /// Starting clock, milliseconds.
@@ -205,6 +220,55 @@ struct DatagenArgs {
     min_ply: u32,
 }
 
+#[derive(clap::Args)]
+struct TrainArgs {
+    /// Training record files (chuhe datagen output).
+    #[arg(long, required = true, num_args = 1..)]
+    data: Vec<String>,
+    /// Validation record files (default: hold out --val-share of the data).
+    #[arg(long, num_args = 1..)]
+    validation: Vec<String>,
+    #[arg(long, default_value_t = 0.02)]
+    val_share: f64,
+    /// The network file to write (a checkpoint goes to OUT.ckpt).
+    #[arg(long)]
+    out: String,
+    #[arg(long, default_value_t = 12)]
+    epochs: usize,
+    #[arg(long, default_value_t = 16384)]
+    batch: usize,
+    #[arg(long, default_value_t = 0.001)]
+    lr: f32,
+    /// Learning-rate factor applied every --lr-drop-every epochs.
+    #[arg(long, default_value_t = 0.3)]
+    lr_drop: f32,
+    #[arg(long, default_value_t = 5)]
+    lr_drop_every: usize,
+    /// Weight of the search score in the target; the rest is the game result.
+    #[arg(long, default_value_t = 0.5)]
+    lambda: f32,
+    /// Sigmoid scale in centipawns: win probability = sigmoid(score / K).
+    #[arg(long, default_value_t = 260.0)]
+    k: f32,
+    /// Threads (default: every core).
+    #[arg(long)]
+    threads: Option<usize>,
+    #[arg(long, default_value_t = 1)]
+    seed: u64,
+    /// Do not show positions mirrored left-right.
+    #[arg(long)]
+    no_mirror: bool,
+    /// Use at most this many training positions.
+    #[arg(long)]
+    max_positions: Option<usize>,
+    /// Continue from a checkpoint (OUT.ckpt of an earlier run).
+    #[arg(long)]
+    resume: Option<String>,
+    /// Text added to the network's description.
+    #[arg(long, default_value = "")]
+    note: String,
+}
+
 fn parse_shard(s: &str) -> Result<(u64, u64), String> {
     let bad = || format!("bad shard '{s}': expected K/N with 1 <= K <= N");
     let (k, n) = s.split_once('/').ok_or_else(bad)?;
@@ -285,10 +349,13 @@ fn run_tool(cmd: Command) -> Result<(), String> {
             depth,
             threads,
             hash,
+            classical,
+            evalfile,
         } => io(bench::run_with(
             depth.clamp(1, 64),
             threads.clamp(1, MAX_THREADS),
             hash.clamp(1, 65536),
+            bench::choose_evaluation(classical, evalfile.as_deref())?,
             &mut out,
         )),
         Command::Analyse {
@@ -299,6 +366,8 @@ fn run_tool(cmd: Command) -> Result<(), String> {
             threads,
             hash,
             multipv,
+            classical,
+            evalfile,
         } => {
             let pos = apply_moves(position_from(fen.as_deref())?, moves.as_deref())?;
             let limits = match (depth, movetime) {
@@ -311,6 +380,7 @@ fn run_tool(cmd: Command) -> Result<(), String> {
                 threads: threads.clamp(1, MAX_THREADS),
                 hash_mb: hash.clamp(1, 65536),
                 multipv,
+                network: bench::choose_evaluation(classical, evalfile.as_deref())?,
             };
             drop(out);
             let sink: Arc<Mutex<dyn Write + Send>> = Arc::new(Mutex::new(std::io::stdout()));
@@ -363,6 +433,30 @@ fn run_tool(cmd: Command) -> Result<(), String> {
             };
             drop(out);
             datagen::run(&opts, &mut std::io::stderr())
+        }
+        Command::Train(a) => {
+            use chuhe::tools::train::{self, TrainOptions};
+            let defaults = TrainOptions::default();
+            let opts = TrainOptions {
+                data: a.data,
+                validation: a.validation,
+                val_share: a.val_share.clamp(0.0, 0.5),
+                out: a.out,
+                epochs: a.epochs,
+                batch: a.batch.max(1),
+                lr: a.lr,
+                lr_drop: a.lr_drop,
+                lr_drop_every: a.lr_drop_every.max(1),
+                lambda: a.lambda.clamp(0.0, 1.0),
+                k: a.k.max(1.0),
+                threads: a.threads.unwrap_or(defaults.threads).clamp(1, MAX_THREADS),
+                seed: a.seed,
+                mirror: !a.no_mirror,
+                max_positions: a.max_positions,
+                resume: a.resume,
+                note: a.note,
+            };
+            train::run(&opts, &mut out)
         }
         Command::Book { command } => chuhe::tools::book::run(command, &mut out),
         Command::Judge {

@@ -11,6 +11,7 @@ use crate::eval;
 use crate::history::{Histories, NULL_SLOT, stat_bonus};
 use crate::movegen::{self, MoveList};
 use crate::movepick::{MovePicker, PickerKind, cont_slot};
+use crate::nnue::{self, Network, NnueStack};
 use crate::position::{Position, see_value};
 use crate::rules::{self, RepetitionVerdict, RuleSettings};
 use crate::time::{Limits, TimeManager};
@@ -127,6 +128,9 @@ pub struct SearchJob {
     /// When `ponderhit` arrived (the clock's real start).
     pub ponderhit_at: Mutex<Option<Instant>>,
     pub character: Character,
+    /// The network to evaluate with (`None`: the classical evaluation). It
+    /// is used at full `knowledge` only; lower levels are classical.
+    pub network: Option<Arc<Network>>,
 }
 
 impl SearchJob {
@@ -158,6 +162,7 @@ impl SearchJob {
             seed: 0,
             ponderhit_at: Mutex::new(None),
             character: Character::default(),
+            network: nnue::default_network(),
         }
     }
 
@@ -286,6 +291,10 @@ pub struct Worker {
     prune: Pruning,
     contempt: Score,
     root_side: Color,
+    /// The accumulators when evaluating with a network.
+    nnue: Option<NnueStack>,
+    /// Which evaluation `eval_cache` holds (0: classical at `knowledge`).
+    eval_id: u64,
 }
 
 /// Forward pruning at one `pruning` level.
@@ -376,6 +385,8 @@ impl Worker {
             prune: Pruning::at(Level::Large),
             contempt: 0,
             root_side: Color::Red,
+            nnue: None,
+            eval_id: 0,
         }
     }
 
@@ -419,9 +430,79 @@ impl Worker {
         if slot.0 == key {
             return slot.1;
         }
-        let e = eval::evaluate_at(&self.pos, self.knowledge);
+        let e = match self.nnue.as_mut() {
+            Some(stack) => stack.evaluate(&self.pos),
+            None => eval::evaluate_at(&self.pos, self.knowledge),
+        };
         *slot = (key, e);
         e
+    }
+
+    /// Makes `m`, keeping the accumulators in step.
+    #[inline(always)]
+    fn do_move(&mut self, m: Move) {
+        if let Some(stack) = self.nnue.as_mut() {
+            stack.push_move(&self.pos, m);
+        }
+        self.pos.make_move(m);
+    }
+
+    #[inline(always)]
+    fn undo_move(&mut self) {
+        self.pos.unmake_move();
+        if let Some(stack) = self.nnue.as_mut() {
+            stack.pop();
+        }
+    }
+
+    #[inline(always)]
+    fn do_null_move(&mut self) {
+        if let Some(stack) = self.nnue.as_mut() {
+            stack.push_null();
+        }
+        self.pos.make_null_move();
+    }
+
+    #[inline(always)]
+    fn undo_null_move(&mut self) {
+        self.pos.unmake_null_move();
+        if let Some(stack) = self.nnue.as_mut() {
+            stack.pop();
+        }
+    }
+
+    /// Sets up the evaluation the job asks for: the network's accumulators
+    /// at the root, or none for the classical evaluation.
+    fn set_evaluation(&mut self, job: &SearchJob) {
+        let net = job
+            .network
+            .as_ref()
+            .filter(|_| job.character.knowledge == Level::Large);
+        let id = match net {
+            Some(n) => n.hash() | 1,
+            None => job.character.knowledge as u64 * 2,
+        };
+        if id != self.eval_id {
+            // Cached evaluations were made by another evaluation.
+            self.eval_cache.fill((0, 0));
+            self.eval_id = id;
+        }
+        self.knowledge = job.character.knowledge;
+        match net {
+            Some(net) => {
+                if !self
+                    .nnue
+                    .as_ref()
+                    .is_some_and(|s| Arc::ptr_eq(s.network(), net))
+                {
+                    self.nnue = Some(NnueStack::new(net.clone()));
+                }
+                if let Some(stack) = self.nnue.as_mut() {
+                    stack.reset(&self.pos);
+                }
+            }
+            None => self.nnue = None,
+        }
     }
 
     /// Runs iterative deepening for `job` until done or stopped, leaving the
@@ -436,11 +517,7 @@ impl Worker {
         self.frames.fill(Frame::default());
         self.nodes_limit = job.limits.nodes;
         self.was_pondering = job.limits.ponder;
-        if self.knowledge != job.character.knowledge {
-            // Cached evaluations were made with other knowledge.
-            self.eval_cache.fill((0, 0));
-            self.knowledge = job.character.knowledge;
-        }
+        self.set_evaluation(job);
         self.prune = Pruning::at(job.character.pruning);
         self.contempt = contempt(job.character.style);
         self.root_side = job.root.side_to_move();
@@ -867,7 +944,7 @@ impl Worker {
                 let r = 4 + depth / 3 + ((eval - beta) / 200).min(3);
                 self.frame_mut(ply).mv = Move::NULL;
                 self.frame_mut(ply).cont_slot = NULL_SLOT;
-                self.pos.make_null_move();
+                self.do_null_move();
                 let v = -self.search(
                     job,
                     NodeType::NonPv,
@@ -877,7 +954,7 @@ impl Worker {
                     depth - r,
                     false,
                 );
-                self.pos.unmake_null_move();
+                self.undo_null_move();
                 if job.stopped() {
                     return 0;
                 }
@@ -1011,7 +1088,7 @@ impl Worker {
                 f.mv = m;
                 f.cont_slot = cont_slot(moved, m.to());
             }
-            self.pos.make_move(m);
+            self.do_move(m);
             job.tt.prefetch(self.pos.key());
 
             let mut score;
@@ -1070,7 +1147,7 @@ impl Worker {
             if pv_node && (move_count == 1 || (score > alpha && (root || score < beta))) {
                 score = -self.search(job, NodeType::Pv, ply + 1, -beta, -alpha, new_depth, false);
             }
-            self.pos.unmake_move();
+            self.undo_move();
             if job.stopped() {
                 return 0;
             }
@@ -1302,10 +1379,10 @@ impl Worker {
                 f.mv = m;
                 f.cont_slot = cont_slot(moved, m.to());
             }
-            self.pos.make_move(m);
+            self.do_move(m);
             job.tt.prefetch(self.pos.key());
             let score = -self.qsearch(job, pv_node, ply + 1, -beta, -alpha);
-            self.pos.unmake_move();
+            self.undo_move();
             if job.stopped() {
                 return 0;
             }

@@ -67,6 +67,8 @@ fn ucci_handshake_lists_every_standard_option() {
         "promotion",
         "useegtb",
         "egtbpaths",
+        "usennue",
+        "evalfile",
     ] {
         assert!(
             lines
@@ -1020,5 +1022,82 @@ fn the_embedded_book_answers_at_once_in_both_dialects() {
         let lines = e.until("bestmove", is_answer);
         assert!(lines.iter().all(|l| !l.contains("book move")));
         assert!(lines.iter().any(|l| l.starts_with("info depth")));
+    }
+}
+
+#[test]
+fn network_options_switch_the_evaluation_and_bad_files_change_nothing() {
+    let dir = std::env::temp_dir();
+    let pid = std::process::id();
+    let missing = dir.join(format!("chuhe-missing-{pid}.nnue"));
+    let truncated = dir.join(format!("chuhe-truncated-{pid}.nnue"));
+    let wrong = dir.join(format!("chuhe-wrong-{pid}.nnue"));
+    let good = dir.join(format!("chuhe-good-{pid}.nnue"));
+    let net = chuhe::nnue::embedded().to_bytes();
+    std::fs::write(&truncated, &net[..net.len() / 2]).unwrap();
+    let mut other = net.clone();
+    other[12] ^= 1; // another hidden-layer size in the header
+    std::fs::write(&wrong, &other).unwrap();
+    std::fs::write(&good, &net).unwrap();
+    for (dialect, diag, set) in [
+        ("ucci", "info message", "setoption evalfile"),
+        ("uci", "info string", "setoption name EvalFile value"),
+    ] {
+        let mut e = Engine::handshake(dialect);
+        e.send(if dialect == "ucci" {
+            "setoption usennue true"
+        } else {
+            "setoption name Use NNUE value true"
+        });
+        e.send("eval");
+        let l = e.until("evaluation line", |l| l.starts_with("evaluation: "));
+        assert!(
+            l.last()
+                .unwrap()
+                .starts_with("evaluation: NNUE, network <embedded>"),
+            "{l:?}"
+        );
+        for (path, why) in [
+            (&missing, "No such file"),
+            (&truncated, "truncated"),
+            (&wrong, "wrong architecture"),
+        ] {
+            e.send(&format!("{set} {}", path.display()));
+            let l = e.until("diagnostic", |l| l.starts_with(diag));
+            let text = l.last().unwrap();
+            assert!(
+                text.contains(why) && text.contains("still using network <embedded>"),
+                "{text}"
+            );
+            e.isready();
+        }
+        // Still the embedded network, still searching.
+        e.send("eval");
+        let l = e.until("evaluation line", |l| l.starts_with("evaluation: "));
+        assert!(l.last().unwrap().contains("network <embedded>"), "{l:?}");
+        e.send(&format!("{set} {}", good.display()));
+        e.send("eval");
+        let l = e.until("evaluation line", |l| l.starts_with("evaluation: "));
+        assert!(
+            l.last().unwrap().contains(&good.display().to_string()),
+            "{l:?}"
+        );
+        e.send(if dialect == "ucci" {
+            "setoption usennue false"
+        } else {
+            "setoption name Use NNUE value false"
+        });
+        e.send("eval");
+        let l = e.until("evaluation line", |l| l.starts_with("evaluation: "));
+        assert!(
+            l.last().unwrap().starts_with("evaluation: classical"),
+            "{l:?}"
+        );
+        e.send("position startpos moves h2e2");
+        e.send("go depth 5");
+        legal_best(&position("startpos moves h2e2"), &e.best());
+    }
+    for p in [truncated, wrong, good] {
+        let _ = std::fs::remove_file(p);
     }
 }

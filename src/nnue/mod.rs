@@ -18,6 +18,38 @@ pub mod simd;
 pub use accumulator::{NnueStack, evaluate_full};
 pub use network::{NetError, Network};
 
+use once_cell::sync::Lazy;
+use std::sync::Arc;
+
+/// Whether this build evaluates with the network by default (the
+/// `Use NNUE` option's default).
+pub const DEFAULT_USE_NNUE: bool = false;
+
+/// The `EvalFile` value that names the network built into the binary.
+pub const EMBEDDED_NAME: &str = "<embedded>";
+
+/// The network built into the binary (see `src/nnue/README.md` for how it
+/// was made).
+static EMBEDDED_BYTES: &[u8] = include_bytes!("default.nnue");
+
+static EMBEDDED: Lazy<Arc<Network>> = Lazy::new(|| {
+    Arc::new(
+        Network::from_bytes(EMBEDDED_BYTES)
+            .expect("the embedded network is valid (a unit test reads it)"),
+    )
+});
+
+/// The network built into the binary.
+pub fn embedded() -> Arc<Network> {
+    EMBEDDED.clone()
+}
+
+/// The network a search uses unless told otherwise: the embedded one when
+/// the network is this build's default evaluation.
+pub fn default_network() -> Option<Arc<Network>> {
+    DEFAULT_USE_NNUE.then(embedded)
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -96,6 +128,26 @@ mod tests {
             }
         }
         assert!(checked > 1000, "only {checked} positions checked");
+    }
+
+    #[test]
+    fn embedded_network_is_valid() {
+        let net = Network::from_bytes(EMBEDDED_BYTES).unwrap();
+        assert!(
+            net.description.starts_with("chuhe train"),
+            "{}",
+            net.description
+        );
+        // A sane scale: the start position is close to level, a chariot up
+        // is clearly winning.
+        let start = evaluate_full(&net, &Position::startpos());
+        assert!(start.abs() < 100, "start position {start}");
+        let up = Position::from_fen(
+            "rnbakabn1/9/1c5c1/p1p1p1p1p/9/9/P1P1P1P1P/1C5C1/9/RNBAKABNR w - - 0 1",
+        )
+        .unwrap();
+        let e = evaluate_full(&net, &up);
+        assert!(e > 150, "a chariot up: {e}");
     }
 
     #[test]

@@ -464,6 +464,12 @@ impl<W: Write> Session<W> {
             }
             Command::Display => self.display(),
             Command::Eval => {
+                self.emit(&format!(
+                    "evaluation: {}: {} for the side to move",
+                    self.engine.evaluation_name(),
+                    self.engine.static_evaluation()
+                ));
+                self.emit("classical evaluation terms:");
                 let text = eval::describe(self.engine.position());
                 for l in text.lines() {
                     self.emit(l);
@@ -536,6 +542,14 @@ impl<W: Write> Session<W> {
             },
         };
         match options::apply(def, value.as_deref(), &mut self.engine.options) {
+            Ok(Effect::Stored) if def.id == options::OptionId::EvalFile => {
+                // Read the network now, so a bad file is reported at once.
+                match self.engine.load_network() {
+                    Ok(summary) if self.engine.options.debug => self.diag(&summary),
+                    Ok(_) => {}
+                    Err(e) => self.diag(&e),
+                }
+            }
             Ok(Effect::Stored) if def.id == options::OptionId::BookFiles => {
                 // Read the books now, so a bad path is reported at once.
                 match self.engine.load_book() {

@@ -33,6 +33,8 @@ pub enum OptionId {
     MultiPv,
     MoveOverhead,
     MoveLimit,
+    UseNnue,
+    EvalFile,
     /// Old UCCI names accepted and ignored without a word.
     Tolerated,
 }
@@ -200,6 +202,24 @@ pub const OPTIONS: &[OptionDef] = &[
         true,
     ),
     def(
+        OptionId::UseNnue,
+        "usennue",
+        "Use NNUE",
+        &[],
+        Kind::Check,
+        true,
+        true,
+    ),
+    def(
+        OptionId::EvalFile,
+        "evalfile",
+        "EvalFile",
+        &[],
+        Kind::Text,
+        true,
+        true,
+    ),
+    def(
         OptionId::Randomness,
         "randomness",
         "Randomness",
@@ -355,6 +375,8 @@ fn current(d: &OptionDef, o: &EngineOptions) -> String {
         OptionId::MultiPv => o.multipv.to_string(),
         OptionId::MoveOverhead => o.move_overhead.to_string(),
         OptionId::MoveLimit => o.move_limit.to_string(),
+        OptionId::UseNnue => o.use_nnue.to_string(),
+        OptionId::EvalFile => o.eval_file.clone(),
         OptionId::NewGame | OptionId::ClearHash | OptionId::Tolerated => String::new(),
     }
 }
@@ -469,6 +491,14 @@ pub fn apply(d: &OptionDef, value: Option<&str>, o: &mut EngineOptions) -> Resul
         OptionId::Debug => o.debug = check()?,
         OptionId::Ponder => o.ponder = check()?,
         OptionId::UseBook => o.use_book = check()?,
+        OptionId::UseNnue => o.use_nnue = check()?,
+        OptionId::EvalFile => {
+            o.eval_file = if raw.is_empty() || lower == "<empty>" || lower == "<embedded>" {
+                crate::nnue::EMBEDDED_NAME.to_string()
+            } else {
+                raw.to_string()
+            }
+        }
         OptionId::UseEgtb => {
             o.use_egtb = check()?;
             if o.use_egtb {

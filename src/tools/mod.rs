@@ -9,4 +9,5 @@ pub mod datagen;
 pub mod judge;
 pub mod perft;
 pub mod timeplan;
+pub mod train;
 pub mod tune;
