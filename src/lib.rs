@@ -24,3 +24,9 @@ pub mod tools;
 pub mod tt;
 pub mod types;
 pub mod zobrist;
+
+/// This build's version: the package version, then for a build from a git
+/// checkout the short commit and `-dirty` for uncommitted changes, e.g.
+/// `0.1.0 (c9887f2)` or `0.1.0 (c9887f2-dirty)`; the bare package version
+/// when the build had no git information (see `build.rs`).
+pub const VERSION: &str = env!("CHUHE_VERSION");

@@ -18,7 +18,7 @@ use std::sync::{Arc, Mutex};
 #[derive(Parser)]
 #[command(
     name = "chuhe",
-    version,
+    version = chuhe::VERSION,
     about = "chuhe, a xiangqi engine (UCCI and UCI)"
 )]
 struct Cli {

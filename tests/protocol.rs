@@ -39,7 +39,7 @@ fn nothing_is_printed_before_the_first_command() {
     e.assert_silent(Duration::from_millis(300));
     e.send("ucci");
     let lines = e.expect("ucciok");
-    assert!(lines[0].starts_with("id name chuhe "), "{lines:?}");
+    assert_id_name(&lines[0]);
 }
 
 #[test]
@@ -47,7 +47,7 @@ fn ucci_handshake_lists_every_standard_option() {
     let mut e = Engine::start();
     e.send("ucci");
     let lines = e.expect("ucciok");
-    assert!(lines[0].starts_with("id name chuhe "));
+    assert_id_name(&lines[0]);
     assert!(lines[1].starts_with("id author "));
     for name in [
         "usemillisec",
@@ -92,7 +92,7 @@ fn uci_handshake_lists_the_uci_options() {
     let mut e = Engine::start();
     e.send("uci");
     let lines = e.expect("uciok");
-    assert!(lines[0].starts_with("id name chuhe "));
+    assert_id_name(&lines[0]);
     for name in [
         "Threads",
         "Hash",

@@ -33,7 +33,9 @@ use std::collections::VecDeque;
 use std::io::{BufRead, BufReader, Read, Write};
 use std::sync::Arc;
 
-pub const NAME_LINE: &str = concat!("chuhe ", env!("CARGO_PKG_VERSION"));
+/// The engine's name and version (`chuhe` + [`crate::VERSION`]): the UCCI
+/// and UCI `id name`, the CECP `myname`, the `--version` line.
+pub const NAME_LINE: &str = concat!("chuhe ", env!("CHUHE_VERSION"));
 pub const AUTHORS: &str = "the chuhe authors";
 
 /// Longest input line obeyed; a longer one is dropped with a diagnostic.
@@ -775,7 +777,7 @@ impl<W: Write> Session<W> {
 
     fn display(&mut self) {
         let pos = self.engine.position().clone();
-        let mut lines = Vec::new();
+        let mut lines = vec![format!("engine {NAME_LINE}")];
         for rank in (0..10u8).rev() {
             let mut row = format!("{rank} ");
             for file in 0..9u8 {
@@ -873,7 +875,11 @@ fn pophash(hit: Option<TtHit>, pos: &Position) -> String {
 }
 
 const HELP: &[&str] = &[
-    "chuhe speaks UCCI and UCI; send `ucci` or `uci` first. Commands:",
+    concat!(
+        "chuhe ",
+        env!("CHUHE_VERSION"),
+        " speaks UCCI and UCI; send `ucci` or `uci` first. Commands:"
+    ),
     "  ucci | uci                      handshake: names, options, ucciok/uciok",
     "  isready                         answers readyok (allocates the hash table if needed)",
     "  setoption <name> [<value>]      also: setoption name <Name> value <v>",
@@ -888,7 +894,7 @@ const HELP: &[&str] = &[
     "  quit                            exit (UCCI answers bye)",
     "  perft <d> | divide <d>          move-path counts of the current position (d <= 5)",
     "  bench [depth]                   fixed search test; the node total is the build's signature",
-    "  d | display                     board, FEN, key and legal moves",
+    "  d | display                     engine version, board, FEN, key and legal moves",
     "  eval                            static evaluation and its terms",
     "  help                            this text",
 ];
