@@ -267,6 +267,9 @@ struct TrainArgs {
     /// Text added to the network's description.
     #[arg(long, default_value = "")]
     note: String,
+    /// Train the network as a correction added to the classical evaluation.
+    #[arg(long)]
+    on_classical: bool,
 }
 
 fn parse_shard(s: &str) -> Result<(u64, u64), String> {
@@ -455,6 +458,11 @@ fn run_tool(cmd: Command) -> Result<(), String> {
                 max_positions: a.max_positions,
                 resume: a.resume,
                 note: a.note,
+                base: if a.on_classical {
+                    chuhe::nnue::Base::Classical
+                } else {
+                    chuhe::nnue::Base::None
+                },
             };
             train::run(&opts, &mut out)
         }

@@ -11,7 +11,7 @@
 //! stand, so a full refresh is only needed at the root.
 
 use super::features::{self, INPUTS};
-use super::network::Network;
+use super::network::{Base, Network};
 use super::simd::{self, Accumulator};
 use crate::position::Position;
 use crate::types::*;
@@ -106,8 +106,10 @@ impl NnueStack {
         let e = &self.entries[self.top];
         let us = pos.side_to_move();
         let bucket = features::bucket(pos.occupied().count());
-        self.net
-            .output(&e.acc[us.index()], &e.acc[(!us).index()], bucket)
+        let out = self
+            .net
+            .output(&e.acc[us.index()], &e.acc[(!us).index()], bucket);
+        out + base_evaluation(&self.net, pos)
     }
 
     fn bring_up_to_date(&mut self) {
@@ -171,9 +173,19 @@ pub fn evaluate_full(net: &Network, pos: &Position) -> Score {
         refresh(net, pos, persp, &mut acc[persp.index()]);
     }
     let us = pos.side_to_move();
-    net.output(
+    let out = net.output(
         &acc[us.index()],
         &acc[(!us).index()],
         features::bucket(pos.occupied().count()),
-    )
+    );
+    out + base_evaluation(net, pos)
+}
+
+/// What the network's output is added to.
+#[inline]
+fn base_evaluation(net: &Network, pos: &Position) -> Score {
+    match net.base {
+        Base::None => 0,
+        Base::Classical => crate::eval::evaluate(pos),
+    }
 }

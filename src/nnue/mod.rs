@@ -16,7 +16,7 @@ pub mod network;
 pub mod simd;
 
 pub use accumulator::{NnueStack, evaluate_full};
-pub use network::{NetError, Network};
+pub use network::{Base, NetError, Network};
 
 use once_cell::sync::Lazy;
 use std::sync::Arc;
@@ -71,12 +71,15 @@ mod tests {
         let ft = (0..INPUTS * HIDDEN).map(|_| next(120)).collect();
         let bias = std::array::from_fn(|_| next(200));
         let out = (0..BUCKETS * 2 * HIDDEN).map(|_| next(127)).collect();
-        Network::new(ft, bias, out, [0; BUCKETS], "random".into())
+        Network::new(ft, bias, out, [0; BUCKETS], Base::None, "random".into())
     }
 
     #[test]
     fn incremental_accumulators_equal_a_refresh() {
-        let net = Arc::new(random_network(5));
+        let mut net = random_network(5);
+        // A correction network, so that the base is checked too.
+        net.base = Base::Classical;
+        let net = Arc::new(net);
         let mut stack = NnueStack::new(net.clone());
         let mut seed = 17u64;
         let mut rand = |n: usize| {

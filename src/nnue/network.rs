@@ -14,6 +14,11 @@
 //! `i16` accumulator) and output weights to `OUT_CLIP` (so a clipped
 //! activation times a weight fits an `i16`, as the AVX2 kernel needs).
 //!
+//! A network may be trained as a correction to the classical evaluation
+//! (`Base::Classical`): the evaluation is then the classical one plus the
+//! network's output. With little training data this lets the network learn
+//! only what the hand-written terms miss.
+//!
 //! File layout (little-endian):
 //!
 //! | bytes | content |
@@ -22,8 +27,9 @@
 //! | 4..8 | `u32` format version (1) |
 //! | 8..32 | `u32` each: inputs, hidden, buckets, QA, QB, SCALE |
 //! | 32..40 | `u64` FNV-1a hash of the payload |
-//! | 40..44 | `u32` description length `n` (at most 4,096) |
-//! | 44..44+n | description, UTF-8 (how the network was made) |
+//! | 40..44 | `u32` base: 0 = the network's output is the evaluation, 1 = it is a correction added to the classical evaluation |
+//! | 44..48 | `u32` description length `n` (at most 4,096) |
+//! | 48..48+n | description, UTF-8 (how the network was made) |
 //! | then | payload: feature weights `i16[INPUTS][HIDDEN]`, feature biases `i16[HIDDEN]`, output weights `i16[BUCKETS][2 * HIDDEN]`, output biases `i32[BUCKETS]` |
 
 use super::features::{BUCKETS, INPUTS};
@@ -42,7 +48,7 @@ pub const OUT_CLIP: f32 = 127.0 / QB as f32;
 
 pub const MAGIC: [u8; 4] = *b"CHNN";
 pub const VERSION: u32 = 1;
-const HEADER: usize = 44;
+const HEADER: usize = 48;
 const MAX_DESCRIPTION: usize = 4096;
 const PAYLOAD: usize = (INPUTS * HIDDEN + HIDDEN + BUCKETS * 2 * HIDDEN) * 2 + BUCKETS * 4;
 
@@ -54,6 +60,7 @@ pub enum NetError {
     Version(u32),
     Architecture { found: [u32; 6], expected: [u32; 6] },
     BadDescription,
+    BadBase(u32),
     HashMismatch { stored: u64, computed: u64 },
     TrailingBytes(usize),
 }
@@ -77,6 +84,7 @@ impl fmt::Display for NetError {
                 "wrong architecture: inputs/hidden/buckets/QA/QB/scale {found:?}, this build uses {expected:?}"
             ),
             NetError::BadDescription => write!(f, "network description is not UTF-8 or too long"),
+            NetError::BadBase(b) => write!(f, "unknown evaluation base {b} in the network header"),
             NetError::HashMismatch { stored, computed } => write!(
                 f,
                 "network payload is damaged (hash {computed:016x}, header says {stored:016x})"
@@ -88,6 +96,15 @@ impl fmt::Display for NetError {
 
 impl std::error::Error for NetError {}
 
+/// What the network's output is added to.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Base {
+    /// Nothing: the output is the evaluation.
+    None = 0,
+    /// The classical evaluation (`eval::evaluate`).
+    Classical = 1,
+}
+
 /// A network ready for inference.
 #[derive(Clone)]
 pub struct Network {
@@ -97,6 +114,7 @@ pub struct Network {
     /// Bucket-major: bucket `b`'s side-to-move half, then the other half.
     pub out_weights: Vec<i16>,
     pub out_bias: [i32; BUCKETS],
+    pub base: Base,
     pub description: String,
     hash: u64,
 }
@@ -133,6 +151,7 @@ impl Network {
         ft_bias: [i16; HIDDEN],
         out_weights: Vec<i16>,
         out_bias: [i32; BUCKETS],
+        base: Base,
         description: String,
     ) -> Network {
         assert_eq!(ft_weights.len(), INPUTS * HIDDEN);
@@ -142,6 +161,7 @@ impl Network {
             ft_bias: Accumulator(ft_bias),
             out_weights,
             out_bias,
+            base,
             description,
             hash: 0,
         };
@@ -176,6 +196,7 @@ impl Network {
             out.extend_from_slice(&v.to_le_bytes());
         }
         out.extend_from_slice(&self.hash.to_le_bytes());
+        out.extend_from_slice(&(self.base as u32).to_le_bytes());
         out.extend_from_slice(&(desc.len() as u32).to_le_bytes());
         out.extend_from_slice(desc);
         out.extend_from_slice(&self.payload());
@@ -212,7 +233,12 @@ impl Network {
             });
         }
         let stored = u64::from_le_bytes(b[32..40].try_into().expect("8 bytes"));
-        let desc_len = u32_at(b, 40) as usize;
+        let base = match u32_at(b, 40) {
+            0 => Base::None,
+            1 => Base::Classical,
+            other => return Err(NetError::BadBase(other)),
+        };
+        let desc_len = u32_at(b, 44) as usize;
         if desc_len > MAX_DESCRIPTION {
             return Err(NetError::BadDescription);
         }
@@ -247,6 +273,7 @@ impl Network {
             ft_bias: Accumulator(ft_bias),
             out_weights,
             out_bias,
+            base,
             description,
             hash: stored,
         })
@@ -263,8 +290,8 @@ impl Network {
         self.hash
     }
 
-    /// The evaluation in centipawns, side to move's view, from the two
-    /// accumulators and the output bucket.
+    /// The network's output in centipawns, side to move's view, from the
+    /// two accumulators and the output bucket (before any base is added).
     #[inline]
     pub fn output(&self, us: &Accumulator, them: &Accumulator, bucket: usize) -> Score {
         let w = &self.out_weights[bucket * 2 * HIDDEN..(bucket + 1) * 2 * HIDDEN];
@@ -295,6 +322,7 @@ mod tests {
             [7; HIDDEN],
             out,
             [1, -2, 3, -4, 5, -6, 7, -8],
+            Base::Classical,
             "test net".into(),
         )
     }
@@ -310,6 +338,7 @@ mod tests {
         assert_eq!(back.out_weights, net.out_weights);
         assert_eq!(back.out_bias, net.out_bias);
         assert_eq!(back.description, "test net");
+        assert_eq!(back.base, Base::Classical);
     }
 
     #[test]
@@ -346,6 +375,9 @@ mod tests {
             Network::from_bytes(&b),
             Err(NetError::HashMismatch { .. })
         ));
+        let mut b = bytes.clone();
+        b[40] = 7;
+        assert_eq!(Network::from_bytes(&b).unwrap_err(), NetError::BadBase(7));
         let mut b = bytes.clone();
         b.push(0);
         assert_eq!(

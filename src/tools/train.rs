@@ -27,7 +27,7 @@
 use crate::arena::openings::SplitMix;
 use crate::nnue::data::{self, Record};
 use crate::nnue::features::{self, BUCKETS, INPUTS};
-use crate::nnue::network::{FT_CLIP, HIDDEN, Network, OUT_CLIP, QA, QB, SCALE};
+use crate::nnue::network::{Base, FT_CLIP, HIDDEN, Network, OUT_CLIP, QA, QB, SCALE};
 use crate::nnue::simd::{self, Accumulator};
 use std::io::Write;
 use std::time::Instant;
@@ -57,6 +57,8 @@ pub struct TrainOptions {
     pub resume: Option<String>,
     /// Extra text for the network's description.
     pub note: String,
+    /// Train the network as a correction to this base evaluation.
+    pub base: Base,
 }
 
 impl Default for TrainOptions {
@@ -79,6 +81,7 @@ impl Default for TrainOptions {
             max_positions: None,
             resume: None,
             note: String::new(),
+            base: Base::None,
         }
     }
 }
@@ -117,13 +120,13 @@ impl Model {
     }
 
     /// The quantised network.
-    pub fn quantise(&self, description: String) -> Network {
+    pub fn quantise(&self, base: Base, description: String) -> Network {
         let q16 = |x: f32, s: i32| (x * s as f32).round().clamp(-32767.0, 32767.0) as i16;
         let ft = self.p[..FT_LEN].iter().map(|&x| q16(x, QA)).collect();
         let bias = std::array::from_fn(|j| q16(self.p[B1 + j], QA));
         let out = self.p[W2..B2].iter().map(|&x| q16(x, QB)).collect();
         let ob = std::array::from_fn(|b| (self.p[B2 + b] * (QA * QB) as f32).round() as i32);
-        Network::new(ft, bias, out, ob, description)
+        Network::new(ft, bias, out, ob, base, description)
     }
 }
 
@@ -134,6 +137,8 @@ struct Sample {
     n: usize,
     bucket: usize,
     target: f32,
+    /// The base evaluation, in output units (centipawns / SCALE).
+    base: f32,
 }
 
 #[inline]
@@ -141,7 +146,14 @@ fn sigmoid(x: f32) -> f32 {
     1.0 / (1.0 + (-x).exp())
 }
 
-fn sample(r: &Record, mirror: bool, opts: &TrainOptions) -> Sample {
+/// The records with their base evaluations (empty without a base).
+struct Data<'a> {
+    records: &'a [Record],
+    base: &'a [f32],
+}
+
+fn sample(data: &Data, i: u32, mirror: bool, opts: &TrainOptions) -> Sample {
+    let r = &data.records[i as usize];
     let side = r.side();
     let mut s = Sample {
         us: [0; 32],
@@ -149,6 +161,7 @@ fn sample(r: &Record, mirror: bool, opts: &TrainOptions) -> Sample {
         n: 0,
         bucket: 0,
         target: 0.0,
+        base: data.base.get(i as usize).copied().unwrap_or(0.0),
     };
     r.for_each_piece(|p, sq| {
         let sq = if mirror { sq.mirror() } else { sq };
@@ -184,7 +197,7 @@ fn forward(m: &[f32], s: &Sample) -> Forward {
         }
     }
     let w2 = &m[W2 + s.bucket * 2 * HIDDEN..W2 + (s.bucket + 1) * 2 * HIDDEN];
-    let mut out = m[B2 + s.bucket];
+    let mut out = m[B2 + s.bucket] + s.base;
     for side in 0..2 {
         for (x, w) in acc[side]
             .iter()
@@ -243,7 +256,7 @@ fn step_sample(m: &[f32], s: &Sample, k: f32, grad: Option<&mut [f32]>) -> f32 {
 /// differs.
 fn run_chunk(
     m: &[f32],
-    records: &[Record],
+    data: &Data,
     idx: &[(u32, bool)],
     opts: &TrainOptions,
     mut grad: Option<&mut [f32]>,
@@ -251,14 +264,14 @@ fn run_chunk(
     #[inline(always)]
     fn body(
         m: &[f32],
-        records: &[Record],
+        data: &Data,
         idx: &[(u32, bool)],
         opts: &TrainOptions,
         grad: &mut Option<&mut [f32]>,
     ) -> f64 {
         let mut loss = 0.0f64;
         for &(i, mirror) in idx {
-            let s = sample(&records[i as usize], mirror, opts);
+            let s = sample(data, i, mirror, opts);
             loss += step_sample(m, &s, opts.k, grad.as_deref_mut()) as f64;
         }
         loss
@@ -268,19 +281,19 @@ fn run_chunk(
         #[target_feature(enable = "avx2,fma")]
         fn wide(
             m: &[f32],
-            records: &[Record],
+            data: &Data,
             idx: &[(u32, bool)],
             opts: &TrainOptions,
             grad: &mut Option<&mut [f32]>,
         ) -> f64 {
-            body(m, records, idx, opts, grad)
+            body(m, data, idx, opts, grad)
         }
         if simd::avx2_enabled() && is_x86_feature_detected!("fma") {
             // SAFETY: the CPU supports AVX2 and FMA (checked just above).
-            return unsafe { wide(m, records, idx, opts, &mut grad) };
+            return unsafe { wide(m, data, idx, opts, &mut grad) };
         }
     }
-    body(m, records, idx, opts, &mut grad)
+    body(m, data, idx, opts, &mut grad)
 }
 
 /// Adam's state.
@@ -364,7 +377,7 @@ fn load_checkpoint(path: &str) -> Result<(Model, Adam, usize), String> {
 }
 
 /// Mean loss over `idx` (no mirroring), using every thread.
-fn mean_loss(model: &Model, records: &[Record], idx: &[u32], opts: &TrainOptions) -> f64 {
+fn mean_loss(model: &Model, data: &Data, idx: &[u32], opts: &TrainOptions) -> f64 {
     if idx.is_empty() {
         return f64::NAN;
     }
@@ -373,7 +386,7 @@ fn mean_loss(model: &Model, records: &[Record], idx: &[u32], opts: &TrainOptions
     let total: f64 = std::thread::scope(|s| {
         let handles: Vec<_> = pairs
             .chunks(per.max(1))
-            .map(|c| s.spawn(move || run_chunk(&model.p, records, c, opts, None)))
+            .map(|c| s.spawn(move || run_chunk(&model.p, data, c, opts, None)))
             .collect();
         handles
             .into_iter()
@@ -385,20 +398,63 @@ fn mean_loss(model: &Model, records: &[Record], idx: &[u32], opts: &TrainOptions
 
 /// The quantised network's mean loss over `idx`: checks that quantising
 /// lost little.
-fn quantised_loss(net: &Network, records: &[Record], idx: &[u32], opts: &TrainOptions) -> f64 {
+fn quantised_loss(net: &Network, data: &Data, idx: &[u32], opts: &TrainOptions) -> f64 {
     let mut total = 0.0f64;
     let mut acc = [Accumulator::default(), Accumulator::default()];
     for &i in idx {
-        let s = sample(&records[i as usize], false, opts);
+        let s = sample(data, i, false, opts);
         let us: Vec<usize> = s.us[..s.n].iter().map(|&f| f as usize).collect();
         let them: Vec<usize> = s.them[..s.n].iter().map(|&f| f as usize).collect();
         simd::refresh(&mut acc[0], &net.ft_bias, &net.ft_weights, &us);
         simd::refresh(&mut acc[1], &net.ft_bias, &net.ft_weights, &them);
-        let cp = net.output(&acc[0], &acc[1], s.bucket) as f32;
+        let cp = net.output(&acc[0], &acc[1], s.bucket) as f32 + s.base * SCALE as f32;
         let e = sigmoid(cp / opts.k) - s.target;
         total += (e * e) as f64;
     }
     total / idx.len().max(1) as f64
+}
+
+/// The classical evaluation's mean loss over `idx` with the same target:
+/// the yardstick a network must beat.
+fn classical_loss(data: &Data, idx: &[u32], opts: &TrainOptions) -> f64 {
+    let mut total = 0.0f64;
+    let mut n = 0usize;
+    for &i in idx {
+        let Ok(pos) = data.records[i as usize].to_position() else {
+            continue;
+        };
+        let s = sample(data, i, false, opts);
+        let cp = crate::eval::evaluate(&pos) as f32;
+        let e = sigmoid(cp / opts.k) - s.target;
+        total += (e * e) as f64;
+        n += 1;
+    }
+    total / n.max(1) as f64
+}
+
+/// The classical evaluation of every record, side to move's view, in
+/// output units (centipawns / SCALE).
+fn classical_bases(records: &[Record], threads: usize) -> Vec<f32> {
+    let per = records.len().div_ceil(threads.max(1)).max(1);
+    std::thread::scope(|s| {
+        let handles: Vec<_> = records
+            .chunks(per)
+            .map(|part| {
+                s.spawn(move || {
+                    part.iter()
+                        .map(|r| {
+                            r.to_position()
+                                .map_or(0.0, |p| crate::eval::evaluate(&p) as f32 / SCALE as f32)
+                        })
+                        .collect::<Vec<f32>>()
+                })
+            })
+            .collect();
+        handles
+            .into_iter()
+            .flat_map(|h| h.join().unwrap_or_default())
+            .collect()
+    })
 }
 
 fn shuffle<T>(v: &mut [T], rng: &mut SplitMix) {
@@ -448,6 +504,14 @@ pub fn run(opts: &TrainOptions, log: &mut impl Write) -> Result<(), String> {
     if train.is_empty() {
         return Err("no training records".into());
     }
+    let base = match opts.base {
+        Base::None => Vec::new(),
+        Base::Classical => classical_bases(&records, opts.threads),
+    };
+    let data = Data {
+        records: &records,
+        base: &base,
+    };
     // A fixed sample of the validation set for the quantised check.
     let val_check: Vec<u32> = val
         .iter()
@@ -497,10 +561,10 @@ pub fn run(opts: &TrainOptions, log: &mut impl Write) -> Result<(), String> {
                     .zip(grads.iter_mut())
                     .map(|(part, g)| {
                         let model = &model;
-                        let records = &records;
+                        let data = &data;
                         s.spawn(move || {
                             g.fill(0.0);
-                            run_chunk(&model.p, records, part, opts, Some(g))
+                            run_chunk(&model.p, data, part, opts, Some(g))
                         })
                     })
                     .collect();
@@ -525,29 +589,54 @@ pub fn run(opts: &TrainOptions, log: &mut impl Write) -> Result<(), String> {
             adam.step(&mut model.p, g, lr);
         }
         let train_loss = train_loss / order.len() as f64;
-        let val_loss = mean_loss(&model, &records, &val, opts);
+        let val_loss = mean_loss(&model, &data, &val, opts);
+        // The same loss against the score alone and the result alone, to
+        // compare runs with different lambdas.
+        let against = |lambda: f32| {
+            let o = TrainOptions {
+                lambda,
+                ..opts.clone()
+            };
+            mean_loss(&model, &data, &val_check, &o)
+        };
+        let (vs_score, vs_result) = (against(1.0), against(0.0));
         let secs = t.elapsed().as_secs_f64();
         writeln!(
             log,
-            "epoch {:3}: lr {lr:.2e}, train loss {train_loss:.6}, validation loss {val_loss:.6}, {secs:.1} s ({:.0} pos/s), total {:.0} s",
+            "epoch {:3}: lr {lr:.2e}, train loss {train_loss:.6}, validation loss {val_loss:.6} (score alone {vs_score:.6}, result alone {vs_result:.6}), {secs:.1} s ({:.0} pos/s), total {:.0} s",
             epoch + 1,
             order.len() as f64 / secs,
             t0.elapsed().as_secs_f64()
         )
         .map_err(io)?;
         save_checkpoint(&ckpt, &model, &adam, epoch + 1).map_err(io)?;
-        let net = model.quantise(description(opts, train.len(), epoch + 1));
+        let net = model.quantise(opts.base, description(opts, train.len(), epoch + 1));
         std::fs::write(&opts.out, net.to_bytes()).map_err(|e| format!("{}: {e}", opts.out))?;
     }
-    let net = model.quantise(description(opts, train.len(), opts.epochs));
+    let net = model.quantise(opts.base, description(opts, train.len(), opts.epochs));
     std::fs::write(&opts.out, net.to_bytes()).map_err(|e| format!("{}: {e}", opts.out))?;
+    let classical = |lambda: f32| {
+        let o = TrainOptions {
+            lambda,
+            ..opts.clone()
+        };
+        classical_loss(&data, &val_check, &o)
+    };
     writeln!(
         log,
-        "train: wrote {} (hash {:016x}); quantised validation loss {:.6} vs float {:.6} on {} positions; {:.0} s in all",
+        "train: classical evaluation on the validation sample: score alone {:.6}, result alone {:.6}",
+        classical(1.0),
+        classical(0.0)
+    )
+    .map_err(io)?;
+    writeln!(
+        log,
+        "train: wrote {} (hash {:016x}); quantised validation loss {:.6} vs float {:.6} (classical evaluation {:.6}) on {} positions; {:.0} s in all",
         opts.out,
         net.hash(),
-        quantised_loss(&net, &records, &val_check, opts),
-        mean_loss(&model, &records, &val_check, opts),
+        quantised_loss(&net, &data, &val_check, opts),
+        mean_loss(&model, &data, &val_check, opts),
+        classical_loss(&data, &val_check, opts),
         val_check.len(),
         t0.elapsed().as_secs_f64()
     )
@@ -562,8 +651,9 @@ fn description(opts: &TrainOptions, positions: usize, epochs: usize) -> String {
         .map(|p| p.rsplit('/').next().unwrap_or(p))
         .collect();
     let mut d = format!(
-        "chuhe train: {positions} positions from {}; epochs {epochs}, batch {}, lr {} x{} every {}, lambda {}, k {}, mirror {}, seed {}",
+        "chuhe train: {positions} positions from {}; base {:?}, epochs {epochs}, batch {}, lr {} x{} every {}, lambda {}, k {}, mirror {}, seed {}",
         files.join(" "),
+        opts.base,
         opts.batch,
         opts.lr,
         opts.lr_drop,
@@ -600,7 +690,12 @@ mod tests {
             Position::from_fen("2bakab2/9/4c4/p3p3p/2p3p2/9/P1P1P1P1P/4C4/9/2BAKAB2 w - - 0 1")
                 .unwrap();
         let r = Record::new(&pos, 120, 30, Wdl::RedWins);
-        let s = sample(&r, false, &opts);
+        let records = [r];
+        let data = Data {
+            records: &records,
+            base: &[],
+        };
+        let s = sample(&data, 0, false, &opts);
         let mut g = vec![0.0; N_PARAMS];
         step_sample(&model.p, &s, opts.k, Some(&mut g));
         let probes = [
@@ -669,8 +764,9 @@ mod tests {
         let text = String::from_utf8(log).unwrap();
         let losses: Vec<f64> = text
             .lines()
+            .filter(|l| l.starts_with("epoch"))
             .filter_map(|l| l.split("validation loss ").nth(1))
-            .filter_map(|t| t.split(',').next()?.trim().parse().ok())
+            .filter_map(|t| t.split_whitespace().next()?.parse().ok())
             .collect();
         assert_eq!(losses.len(), 6, "{text}");
         assert!(losses[5] < losses[0] * 0.8, "{text}");
