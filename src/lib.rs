@@ -17,6 +17,7 @@ pub mod position;
 pub mod protocol;
 pub mod rules;
 pub mod search;
+pub mod skill;
 pub mod thread;
 pub mod time;
 pub mod tools;
