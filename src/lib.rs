@@ -23,4 +23,6 @@ pub mod time;
 pub mod tools;
 pub mod tt;
 pub mod types;
+pub mod wdl;
+pub mod wdl_params;
 pub mod zobrist;

@@ -9,3 +9,4 @@ pub mod judge;
 pub mod perft;
 pub mod timeplan;
 pub mod tune;
+pub mod wdl_fit;
