@@ -466,6 +466,56 @@ pub fn announcements(dialect: Dialect, o: &EngineOptions) -> Vec<String> {
     lines
 }
 
+/// The option `feature`s of CECP: the UCI options under their UCI names,
+/// less those XBoard sets through its own commands (`memory`, `cores`,
+/// `hard`/`easy`, `variant`) and `UCI_ShowWDL` (CECP has no place for it).
+pub fn cecp_announcements(o: &EngineOptions) -> Vec<String> {
+    let mut lines = Vec::new();
+    for d in OPTIONS {
+        let own_command = matches!(
+            d.id,
+            OptionId::HashSize
+                | OptionId::Threads
+                | OptionId::Ponder
+                | OptionId::Variant
+                | OptionId::ShowWdl
+        );
+        if !d.announce_uci || own_command {
+            continue;
+        }
+        let value = current(d, o);
+        let tail = match d.kind {
+            Kind::Check => format!("-check {}", u8::from(value == "true")),
+            Kind::Spin { min, max } => format!("-spin {value} {min} {max}"),
+            Kind::Combo(vars) => {
+                let choices: Vec<String> = vars
+                    .iter()
+                    .map(|v| {
+                        if *v == value {
+                            format!("*{v}")
+                        } else {
+                            v.to_string()
+                        }
+                    })
+                    .collect();
+                format!("-combo {}", choices.join(" /// "))
+            }
+            Kind::Text => format!("-string {value}"),
+            Kind::Button => "-button".to_string(),
+        };
+        lines.push(format!("feature option=\"{} {tail}\"", d.uci));
+    }
+    lines
+}
+
+/// The definition of an option.
+pub fn by_id(id: OptionId) -> &'static OptionDef {
+    OPTIONS
+        .iter()
+        .find(|d| d.id == id)
+        .expect("every option id is in the table")
+}
+
 /// Both protocols write an empty string default as `<empty>`.
 fn text_default(v: &str) -> &str {
     if v.is_empty() { "<empty>" } else { v }
