@@ -15,6 +15,8 @@ Usage: scripts/calibrate-levels.sh [options]
 Options:
   -t, --tc TC        time control per game (default 10+0.1)
   -g, --games N      games per step (default 80; each opening twice)
+      --last-games N games for the last step (default: --games), which
+                     costs the most: its top level plays at full speed
   -l, --levels LIST  levels of the chain, ascending (default "0 2 4 ... 20")
   -o, --out DIR      PGN and summaries (default calibrate-<date>)
   -h, --help         this help
@@ -24,12 +26,13 @@ adjudicated at 1000 cp for 3 moves.
 USAGE
 }
 
-tc=10+0.1 games=80 levels="0 2 4 6 8 10 12 14 16 18 20"
+tc=10+0.1 games=80 last_games="" levels="0 2 4 6 8 10 12 14 16 18 20"
 out="calibrate-$(date +%Y%m%d-%H%M%S)"
 while [ $# -gt 0 ]; do
     case "$1" in
     -t | --tc) tc=$2; shift 2 ;;
     -g | --games) games=$2; shift 2 ;;
+    --last-games) last_games=$2; shift 2 ;;
     -l | --levels) levels=$2; shift 2 ;;
     -o | --out) out=$2; shift 2 ;;
     -h | --help) usage; exit 0 ;;
@@ -51,10 +54,14 @@ rows+=("| ${chain[0]} | 1000 | - |")
 for ((i = 1; i < ${#chain[@]}; i++)); do
     lo=${chain[$((i - 1))]} hi=${chain[$i]}
     summary="$out/L$hi-vs-L$lo.txt"
+    n_games=$games
+    if [ "$i" -eq $((${#chain[@]} - 1)) ] && [ -n "$last_games" ]; then
+        n_games=$last_games
+    fi
     nice -n 10 "$bin" match \
         --engine "cmd=$bin" "name=L$hi" "option.skilllevel=$hi" \
         --engine "cmd=$bin" "name=L$lo" "option.skilllevel=$lo" \
-        --each hash=16 --tc "$tc" --games "$games" --concurrency 1 \
+        --each hash=16 --tc "$tc" --games "$n_games" --concurrency 1 \
         --resign-score 1000 --resign-moves 3 \
         --pgn "$out/L$hi-vs-L$lo.pgn" >"$summary" 2>/dev/null
     # "Lhi vs Llo: N games, W w D d L l (p%)" and "Elo e ± m (95%, ...)"
@@ -72,4 +79,4 @@ echo "| level | rating | 95% (chain) |"
 echo "|---|---|---|"
 printf '%s\n' "${rows[@]}"
 echo
-echo "tc $tc, $games games per step, binary $(sha256sum "$bin" | cut -c1-12), results in $out/"
+echo "tc $tc, $games games per step${last_games:+ ($last_games for the last)}, binary $(sha256sum "$bin" | cut -c1-12), results in $out/"
