@@ -18,6 +18,7 @@ use crate::nnue::{self, Network};
 use crate::position::Position;
 use crate::rules::RuleSettings;
 use crate::search::{Character, Level, Reporter, SearchJob, Style};
+use crate::skill::{self, Skill};
 use crate::thread::{MAX_THREADS, ThreadPool};
 use crate::time::{self, Budget, Limits};
 use crate::tt::{TranspositionTable, TtHit};
@@ -100,6 +101,14 @@ pub struct EngineOptions {
     pub use_nnue: bool,
     /// The network file, or `nnue::EMBEDDED_NAME`.
     pub eval_file: String,
+    /// `Skill Level`: 0..=20, 20 = full strength (see `skill`).
+    pub skill_level: u32,
+    /// `UCI_LimitStrength`: play at the level `UCI_Elo` names.
+    pub limit_strength: bool,
+    /// `UCI_Elo`: the rating to play at when `limit_strength` is on.
+    pub elo: i32,
+    /// `UCI_ShowWDL`: add win/draw/loss chances to search reports.
+    pub show_wdl: bool,
 }
 
 impl Default for EngineOptions {
@@ -125,6 +134,10 @@ impl Default for EngineOptions {
             use_millisec: true,
             use_nnue: nnue::DEFAULT_USE_NNUE,
             eval_file: nnue::EMBEDDED_NAME.to_string(),
+            skill_level: skill::MAX_LEVEL,
+            limit_strength: false,
+            elo: skill::MIN_ELO,
+            show_wdl: false,
         }
     }
 }
@@ -331,6 +344,20 @@ impl Engine {
         {
             return GoOutcome::Book { mv, weight };
         }
+        let mut req = req;
+        // A weakened level narrows the game search and chooses among
+        // several lines; analysis (`go infinite`) stays at full strength.
+        let skill = Skill::from_options(
+            self.options.skill_level,
+            self.options.limit_strength,
+            self.options.elo,
+        )
+        .filter(|_| !req.limits.infinite);
+        if let Some(s) = skill {
+            let l = &mut req.limits;
+            l.depth = Some(l.depth.map_or(s.depth_cap(), |d| d.min(s.depth_cap())));
+            l.nodes = Some(l.nodes.map_or(s.node_cap(), |n| n.min(s.node_cap())));
+        }
         let budget = self.budget(&req.limits);
         let tt = match &self.tt {
             Some(tt) => tt.clone(),
@@ -362,12 +389,24 @@ impl Engine {
             pool.size(),
             self.reporter.clone(),
         );
+        let allowed_count = allowed.len();
         job.root_filter = if allowed.len() == legal.len() {
             Vec::new()
         } else {
             allowed
         };
         job.multipv = self.options.multipv.clamp(1, MAX_MULTIPV);
+        if let Some(s) = skill {
+            let lines = s.lines().max(job.multipv).min(allowed_count);
+            job.reporter = skill::Filter::reporter(
+                s,
+                self.reporter.clone(),
+                job.multipv,
+                lines,
+                self.seed ^ self.pos.key() ^ 0x5ca1_ab1e,
+            );
+            job.multipv = lines;
+        }
         job.rules = RuleSettings {
             move_limit: self.options.move_limit,
             ..RuleSettings::default()

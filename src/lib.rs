@@ -18,11 +18,14 @@ pub mod position;
 pub mod protocol;
 pub mod rules;
 pub mod search;
+pub mod skill;
 pub mod thread;
 pub mod time;
 pub mod tools;
 pub mod tt;
 pub mod types;
+pub mod wdl;
+pub mod wdl_params;
 pub mod zobrist;
 
 /// This build's version: the package version, then for a build from a git

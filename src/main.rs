@@ -122,6 +122,23 @@ enum Command {
     /// Train the evaluation network on datagen records and write the
     /// quantised network file.
     Train(Box<TrainArgs>),
+    /// Fit the win/draw/loss model (UCI_ShowWDL) to the master games'
+    /// results against chuhe's scores, and write its coefficients.
+    WdlFit {
+        /// The labelled positions (ccpd-labels-5k.tsv.xz, plain or xz).
+        #[arg(long, default_value = "../shared/data/ccpd-labels-5k.tsv.xz")]
+        data: String,
+        /// Where to write the coefficients (e.g. src/wdl_params.rs); none:
+        /// report only.
+        #[arg(long)]
+        out: Option<String>,
+        /// Use every k-th position.
+        #[arg(long, default_value_t = 1)]
+        every: usize,
+        /// Adam iterations.
+        #[arg(long, default_value_t = 3000)]
+        iterations: usize,
+    },
     /// Print the time the time manager allots per move over a simulated game.
     Timeplan {
         /// Starting clock, milliseconds.
@@ -467,6 +484,18 @@ fn run_tool(cmd: Command) -> Result<(), String> {
             train::run(&opts, &mut out)
         }
         Command::Book { command } => chuhe::tools::book::run(command, &mut out),
+        Command::WdlFit {
+            data,
+            out: path,
+            every,
+            iterations,
+        } => chuhe::tools::wdl_fit::run(
+            std::path::Path::new(&data),
+            path.as_deref().map(std::path::Path::new),
+            every,
+            iterations.max(1),
+            &mut out,
+        ),
         Command::Judge {
             fen,
             moves,

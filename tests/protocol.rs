@@ -1101,3 +1101,103 @@ fn network_options_switch_the_evaluation_and_bad_files_change_nothing() {
         let _ = std::fs::remove_file(p);
     }
 }
+
+// -------------------------------------------------------------------------
+// UCI_Variant, UCI_ShowWDL, strength levels
+
+#[test]
+fn uci_variant_is_xiangqi_only() {
+    let mut e = Engine::start();
+    e.send("uci");
+    let lines = e.expect("uciok");
+    assert!(
+        lines.contains(
+            &"option name UCI_Variant type combo default xiangqi var xiangqi".to_string()
+        ),
+        "{lines:?}"
+    );
+    e.send("setoption name UCI_Variant value xiangqi");
+    e.isready();
+    e.send("setoption name UCI_Variant value chess");
+    let lines = e.until("diagnostic", |l| l.starts_with("info string"));
+    assert!(lines.last().unwrap().contains("xiangqi only"), "{lines:?}");
+}
+
+#[test]
+fn show_wdl_adds_chances_to_info_lines() {
+    for (dialect, set) in [
+        ("uci", "setoption name UCI_ShowWDL value true"),
+        ("ucci", "setoption showwdl true"),
+    ] {
+        let mut e = Engine::handshake(dialect);
+        e.send("setoption usebook false");
+        e.send(&format!("position {WINNING}"));
+        e.send("go depth 6");
+        let lines = e.until("bestmove", is_answer);
+        assert!(lines.iter().all(|l| !l.contains(" wdl ")), "off by default");
+        e.send(set);
+        e.send("go depth 6");
+        let lines = e.until("bestmove", is_answer);
+        let infos: Vec<&String> = lines
+            .iter()
+            .filter(|l| l.starts_with("info depth"))
+            .collect();
+        assert!(!infos.is_empty());
+        for l in &infos {
+            let words: Vec<&str> = l.split_whitespace().collect();
+            let at = words.iter().position(|&x| x == "wdl").expect(l);
+            let wdl: Vec<i64> = words[at + 1..at + 4]
+                .iter()
+                .map(|x| x.parse().unwrap())
+                .collect();
+            assert_eq!(wdl.iter().sum::<i64>(), 1000, "{l}");
+            // Right after the score (and its bound), as Stockfish prints it.
+            assert!(words[..at].contains(&"score"), "{l}");
+        }
+        // A chariot up: Red is clearly winning.
+        let last = infos.last().unwrap();
+        assert!(field(last, "wdl").unwrap() > 800, "{last}");
+    }
+}
+
+#[test]
+fn strength_options_in_both_dialects() {
+    let mut e = Engine::start();
+    e.send("uci");
+    let lines = e.expect("uciok");
+    for o in [
+        "option name Skill Level type spin default 20 min 0 max 20",
+        "option name UCI_LimitStrength type check default false",
+        "option name UCI_ShowWDL type check default false",
+    ] {
+        assert!(lines.contains(&o.to_string()), "{o}: {lines:?}");
+    }
+    assert!(
+        lines
+            .iter()
+            .any(|l| l.starts_with("option name UCI_Elo type spin default "))
+    );
+    e.send("ucci");
+    let lines = e.expect("ucciok");
+    for o in [
+        "option skilllevel ",
+        "option limitstrength ",
+        "option elo ",
+        "option showwdl ",
+    ] {
+        assert!(lines.iter().any(|l| l.starts_with(o)), "{o}: {lines:?}");
+    }
+    // A weakened search still answers with a legal move, at once.
+    e.send("setoption skilllevel 0");
+    e.send("setoption usebook false");
+    e.send("position startpos moves h2e2");
+    e.send("go time 60000 increment 0");
+    let mut pos = position("startpos moves h2e2");
+    let m = legal_best(&pos, &e.best());
+    pos.make_move(m);
+    e.send("setoption skilllevel 20");
+    e.send("setoption limitstrength true");
+    e.send("setoption elo 1500");
+    e.send("go depth 30");
+    legal_best(&position("startpos moves h2e2"), &e.best());
+}

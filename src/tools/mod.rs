@@ -11,3 +11,4 @@ pub mod perft;
 pub mod timeplan;
 pub mod train;
 pub mod tune;
+pub mod wdl_fit;
