@@ -287,6 +287,9 @@ struct TrainArgs {
     /// Train the network as a correction added to the classical evaluation.
     #[arg(long)]
     on_classical: bool,
+    /// One output layer for all material (to measure the buckets' worth).
+    #[arg(long)]
+    single_bucket: bool,
 }
 
 fn parse_shard(s: &str) -> Result<(u64, u64), String> {
@@ -475,6 +478,7 @@ fn run_tool(cmd: Command) -> Result<(), String> {
                 max_positions: a.max_positions,
                 resume: a.resume,
                 note: a.note,
+                single_bucket: a.single_bucket,
                 base: if a.on_classical {
                     chuhe::nnue::Base::Classical
                 } else {

@@ -59,6 +59,9 @@ pub struct TrainOptions {
     pub note: String,
     /// Train the network as a correction to this base evaluation.
     pub base: Base,
+    /// One output layer for all material (copied into every bucket of the
+    /// file), to measure what the material buckets bring.
+    pub single_bucket: bool,
 }
 
 impl Default for TrainOptions {
@@ -82,6 +85,7 @@ impl Default for TrainOptions {
             resume: None,
             note: String::new(),
             base: Base::None,
+            single_bucket: false,
         }
     }
 }
@@ -119,8 +123,19 @@ impl Model {
         Model { p }
     }
 
-    /// The quantised network.
-    pub fn quantise(&self, base: Base, description: String) -> Network {
+    /// The quantised network. With `single_bucket`, bucket 0's output
+    /// layer is copied into every bucket.
+    pub fn quantise(&self, base: Base, single_bucket: bool, description: String) -> Network {
+        if single_bucket {
+            let mut m = self.clone();
+            let (first, rest) = m.p[W2..B2].split_at_mut(2 * HIDDEN);
+            for chunk in rest.chunks_mut(2 * HIDDEN) {
+                chunk.copy_from_slice(first);
+            }
+            let b0 = m.p[B2];
+            m.p[B2..].fill(b0);
+            return m.quantise(base, false, description);
+        }
         let q16 = |x: f32, s: i32| (x * s as f32).round().clamp(-32767.0, 32767.0) as i16;
         let ft = self.p[..FT_LEN].iter().map(|&x| q16(x, QA)).collect();
         let bias = std::array::from_fn(|j| q16(self.p[B1 + j], QA));
@@ -171,7 +186,11 @@ fn sample(data: &Data, i: u32, mirror: bool, opts: &TrainOptions) -> Sample {
             s.n += 1;
         }
     });
-    s.bucket = features::bucket(s.n as u32);
+    s.bucket = if opts.single_bucket {
+        0
+    } else {
+        features::bucket(s.n as u32)
+    };
     let result = r.result().map_or(0.5, |w| w.score_for(side));
     s.target = opts.lambda * sigmoid(r.score() as f32 / opts.k) + (1.0 - opts.lambda) * result;
     s
@@ -610,10 +629,10 @@ pub fn run(opts: &TrainOptions, log: &mut impl Write) -> Result<(), String> {
         )
         .map_err(io)?;
         save_checkpoint(&ckpt, &model, &adam, epoch + 1).map_err(io)?;
-        let net = model.quantise(opts.base, description(opts, train.len(), epoch + 1));
+        let net = model.quantise(opts.base, opts.single_bucket, description(opts, train.len(), epoch + 1));
         std::fs::write(&opts.out, net.to_bytes()).map_err(|e| format!("{}: {e}", opts.out))?;
     }
-    let net = model.quantise(opts.base, description(opts, train.len(), opts.epochs));
+    let net = model.quantise(opts.base, opts.single_bucket, description(opts, train.len(), opts.epochs));
     std::fs::write(&opts.out, net.to_bytes()).map_err(|e| format!("{}: {e}", opts.out))?;
     let classical = |lambda: f32| {
         let o = TrainOptions {
@@ -651,9 +670,10 @@ fn description(opts: &TrainOptions, positions: usize, epochs: usize) -> String {
         .map(|p| p.rsplit('/').next().unwrap_or(p))
         .collect();
     let mut d = format!(
-        "chuhe train: {positions} positions from {}; base {:?}, epochs {epochs}, batch {}, lr {} x{} every {}, lambda {}, k {}, mirror {}, seed {}",
+        "chuhe train: {positions} positions from {}; base {:?}, single bucket {}, epochs {epochs}, batch {}, lr {} x{} every {}, lambda {}, k {}, mirror {}, seed {}",
         files.join(" "),
         opts.base,
+        opts.single_bucket,
         opts.batch,
         opts.lr,
         opts.lr_drop,
