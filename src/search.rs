@@ -739,6 +739,14 @@ impl Worker {
         None
     }
 
+    /// Whether the natural move limit is more than 20 plies away (or off),
+    /// so that a stored score, which may predate the limit, can be trusted.
+    #[inline(always)]
+    fn far_from_move_limit(&self, job: &SearchJob) -> bool {
+        let limit = job.rules.move_limit;
+        limit == 0 || self.pos.rule60() + 20 < limit.saturating_mul(2)
+    }
+
     #[allow(clippy::too_many_arguments)]
     fn search(
         &mut self,
@@ -804,7 +812,7 @@ impl Worker {
                 Bound::None => false,
             }
             // Near the move limit, stored scores may not account for it.
-            && self.pos.rule60() < 2 * job.rules.move_limit - 20
+            && self.far_from_move_limit(job)
         {
             if h.score >= beta && h.mv.is_some() && self.pos.piece_on(h.mv.to()).is_none() {
                 self.update_quiet_stats(ply, h.mv, &[], stat_bonus(depth));

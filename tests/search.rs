@@ -450,3 +450,32 @@ fn pruning_and_knowledge_levels_change_the_search() {
         assert_eq!(r.score, MATE - (2 * n as Score - 1), "pruning {level:?}");
     }
 }
+
+#[test]
+fn move_limits_below_ten_plies_search_cleanly() {
+    // The table's near-the-limit guard once computed `2 * limit - 20` in
+    // unsigned arithmetic, which underflows (a panic in debug builds) for
+    // limits under 10 moves; 0 turns the limit off.
+    let fen = "r1ba1a3/4kn3/2n1b4/pNp1p1p1p/4c4/6P2/P1P2R2P/1CcC5/9/2BAKAB2 w - - 0 1";
+    for limit in [0, 1, 5, 9, 10] {
+        let tt = Arc::new(TranspositionTable::new(4));
+        let mut pool = ThreadPool::new(1);
+        let out = Arc::new(Mutex::new(None));
+        let sink = out.clone();
+        let reporter = Arc::new(move |r: Report| {
+            if let Report::BestMove { best, .. } = r {
+                *sink.lock().unwrap() = Some(best);
+            }
+        });
+        let pos = Position::from_fen(fen).unwrap();
+        let mut job = SearchJob::new(pos.clone(), Limits::depth(6), tt, 1, reporter);
+        job.rules.move_limit = limit;
+        pool.start(job);
+        pool.wait();
+        let best = out.lock().unwrap().take().flatten();
+        assert!(
+            best.is_some_and(|m| movegen::legal_moves(&pos).contains(m)),
+            "limit {limit}"
+        );
+    }
+}
