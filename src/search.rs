@@ -1253,6 +1253,7 @@ impl Worker {
                 Bound::Upper => h.score <= alpha,
                 Bound::None => false,
             }
+            && self.far_from_move_limit(job)
         {
             return h.score;
         }
