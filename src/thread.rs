@@ -1,10 +1,11 @@
 //! Lazy SMP: a pool of persistent search threads that all search the same
 //! root over one shared transposition table, each with its own histories.
 //! Thread 0 is the main thread: it keeps time, reports progress, and when
-//! it finishes it stops the helpers, holds the best-thread vote and sends
+//! it finishes it stops the helpers, holds the best-thread vote (`vote`) and sends
 //! the final `BestMove` report.
 
-use crate::search::{self, Report, SearchJob, Worker};
+use crate::search::{Report, SearchJob, ThreadResult, Worker};
+use crate::types::{MATE_BOUND, Move};
 use crossbeam_channel::{Receiver, Sender, unbounded};
 use std::sync::atomic::{AtomicUsize, Ordering};
 use std::sync::{Arc, Condvar, Mutex};
@@ -215,12 +216,12 @@ fn finish_main(job: &SearchJob, done: &Completion) {
         std::thread::yield_now();
     }
     done.running.store(0, Ordering::Release);
-    let results: Vec<search::ThreadResult> = job
+    let results: Vec<ThreadResult> = job
         .results
         .lock()
         .map(|r| r.iter().flatten().cloned().collect())
         .unwrap_or_default();
-    let report = match search::vote(&results) {
+    let report = match vote(&results) {
         Some(best) => Report::BestMove {
             best: Some(best.best),
             ponder: best.pv.get(1).copied(),
@@ -236,4 +237,54 @@ fn finish_main(job: &SearchJob, done: &Completion) {
     };
     (job.reporter)(report);
     done.finish();
+}
+
+/// Picks the answer among threads: each thread votes for its best move with
+/// a weight growing with its depth and its score's margin over the worst
+/// thread's; a found mate wins outright.
+pub fn vote(results: &[ThreadResult]) -> Option<&ThreadResult> {
+    let min_score = results.iter().map(|r| r.score).min()?;
+    let mut votes: Vec<(Move, i64)> = Vec::new();
+    for r in results {
+        let w = (r.score - min_score + 14) as i64 * r.depth.max(1) as i64;
+        match votes.iter_mut().find(|(m, _)| *m == r.best) {
+            Some(v) => v.1 += w,
+            None => votes.push((r.best, w)),
+        }
+    }
+    let weight = |r: &ThreadResult| votes.iter().find(|(m, _)| *m == r.best).map_or(0, |v| v.1);
+    let mut best = &results[0];
+    for r in &results[1..] {
+        let better = if best.score >= MATE_BOUND || r.score >= MATE_BOUND {
+            r.score > best.score
+        } else {
+            weight(r) > weight(best) || (weight(r) == weight(best) && r.depth > best.depth)
+        };
+        if better {
+            best = r;
+        }
+    }
+    Some(best)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::types::MATE;
+
+    #[test]
+    fn vote_prefers_agreement_and_mates() {
+        let m1 = Move::parse("h2e2").unwrap();
+        let m2 = Move::parse("b2e2").unwrap();
+        let r = |m, score, depth| ThreadResult {
+            best: m,
+            score,
+            depth,
+            pv: vec![m],
+        };
+        let rs = vec![r(m1, 30, 10), r(m2, 35, 10), r(m2, 34, 10)];
+        assert_eq!(vote(&rs).unwrap().best, m2);
+        let rs = vec![r(m1, 30, 10), r(m2, MATE - 5, 6)];
+        assert_eq!(vote(&rs).unwrap().best, m2);
+    }
 }
