@@ -7,6 +7,7 @@
 //! Threads share the transposition table, the stop flag and their node
 //! counters through `SearchJob`; everything else here is per thread.
 
+use crate::attacks;
 use crate::eval;
 use crate::history::{Histories, NULL_SLOT, stat_bonus};
 use crate::movegen::{self, MoveList};
@@ -270,6 +271,13 @@ enum MovePrune {
     /// Skip this move and every quiet move after it.
     SkipQuiets,
 }
+
+/// A side with at most this many legal moves may be near a stalemate:
+/// it gets no null move (having to move may be its undoing), and its
+/// opponent's pruning spares the moves that would leave it none (a
+/// stalemate hides behind a quiet move, which futility and late-move
+/// pruning would skip).
+const STALEMATE_WATCH: usize = 4;
 
 /// Depth at which quiescence stores a stand-pat score; as a minimum depth
 /// for a table cut-off it accepts every entry.
@@ -877,6 +885,20 @@ impl Worker {
             && self.far_from_move_limit(job)
     }
 
+    /// `score`, unless the side to move has no legal move: then it has lost
+    /// (a stalemate loses in xiangqi), whatever the evaluation says. The
+    /// move loop sees this by itself; every path that returns without
+    /// reaching it asks here. Nearly free: `has_legal_move` stops at the
+    /// first move, usually the first chariot's.
+    #[inline(always)]
+    fn unless_stalemated(&self, ply: usize, score: Score) -> Score {
+        if movegen::has_legal_move(&self.pos) {
+            score
+        } else {
+            mated_in(ply)
+        }
+    }
+
     /// Whether the static evaluation has risen since our previous move.
     #[inline(always)]
     fn improving(&self, ply: usize, static_eval: Score) -> bool {
@@ -998,16 +1020,17 @@ impl Worker {
             tt_pv,
         };
 
-        // 6. Whole-node pruning.
+        // 6. Whole-node pruning. A cut-off stands only if the side to move
+        // has a move at all (razoring's quiescence checks for itself).
         if !pv_node && !in_check {
             if let Some(s) = self.reverse_futility(&node, eval, beta) {
-                return s;
+                return self.unless_stalemated(ply, s);
             }
             if let Some(s) = self.razor(job, &node, eval, alpha) {
                 return s;
             }
             if cut_node && let Some(s) = self.null_move(job, &node, eval, beta) {
-                return s;
+                return self.unless_stalemated(ply, s);
             }
         }
 
@@ -1033,6 +1056,8 @@ impl Worker {
         let mut quiets_tried = MoveList::new();
         let mut captures_tried = MoveList::new();
         let us = self.pos.side_to_move();
+        // Whether the opponent has few moves (asked once, when first needed).
+        let mut opponent_short: Option<bool> = None;
 
         loop {
             let m = if root {
@@ -1068,9 +1093,23 @@ impl Worker {
                 },
             };
 
-            // 8a. Shallow-depth pruning, once a non-losing score is in hand.
+            // 8a. Shallow-depth pruning, once a non-losing score is in hand;
+            // but never of a move that leaves the opponent without a move
+            // when it is short of them.
             if !root && best_score > -MATE_BOUND {
-                match self.shallow_prune(&node, &mv, alpha) {
+                let verdict = self.shallow_prune(&node, &mv, alpha);
+                let verdict = if matches!(verdict, MovePrune::Search)
+                    || in_check
+                    || !*opponent_short.get_or_insert_with(|| self.opponent_short_of_moves())
+                {
+                    verdict
+                } else if self.leaves_no_move(m) {
+                    MovePrune::Search
+                } else {
+                    // Later quiet moves must still be looked at.
+                    MovePrune::Skip
+                };
+                match verdict {
                     MovePrune::Search => {}
                     MovePrune::Skip => continue,
                     MovePrune::SkipQuiets => {
@@ -1182,7 +1221,8 @@ impl Worker {
     /// Step 6, null move: if passing still leaves us at or above beta after
     /// a reduced search, cut. Only with a chariot, horse or cannon to move,
     /// since xiangqi end games of advisors, elephants and pawns are full of
-    /// zugzwang.
+    /// zugzwang; and not with only a few legal moves, where having to move
+    /// may be what loses (the last moves walking into a stalemate).
     fn null_move(
         &mut self,
         job: &SearchJob,
@@ -1198,7 +1238,8 @@ impl Worker {
             && node.static_eval >= beta - 20 * depth + 200
             && self.frame_back(ply, 1).mv != Move::NULL
             && self.pos.has_major_pieces(self.pos.side_to_move())
-            && beta.abs() < MATE_BOUND)
+            && beta.abs() < MATE_BOUND
+            && !self.short_of_moves())
         {
             return None;
         }
@@ -1237,6 +1278,42 @@ impl Worker {
             }
         }
         Move::NONE
+    }
+
+    /// Whether the side to move has at most `STALEMATE_WATCH` legal moves.
+    fn short_of_moves(&self) -> bool {
+        !movegen::has_more_legal_moves_than(&self.pos, STALEMATE_WATCH)
+    }
+
+    /// Whether the opponent would have at most `STALEMATE_WATCH` legal
+    /// moves if we passed: then one quiet move of ours may take its last
+    /// ones, and a stalemate wins as surely as a mate. Not in check.
+    fn opponent_short_of_moves(&mut self) -> bool {
+        // Quick answer first: a chariot with many free points has more
+        // moves than one quiet move of ours can take away.
+        let them = !self.pos.side_to_move();
+        let theirs = self.pos.pieces_of(them);
+        let occ = self.pos.occupancy();
+        if self
+            .pos
+            .pieces(them, PieceKind::Chariot)
+            .any(|sq| (attacks::chariot(sq, occ) & !theirs).count() as usize > 2 * STALEMATE_WATCH)
+        {
+            return false;
+        }
+        self.do_null_move();
+        let few = self.short_of_moves();
+        self.undo_null_move();
+        few
+    }
+
+    /// Whether `m` leaves the opponent without a legal move (mate or
+    /// stalemate).
+    fn leaves_no_move(&mut self, m: Move) -> bool {
+        self.do_move(m);
+        let none = !movegen::has_legal_move(&self.pos);
+        self.undo_move();
+        none
     }
 
     /// Sends the root move being searched, at most about once a second.
@@ -1480,10 +1557,11 @@ impl Worker {
     ///    possible) and the ply cap.
     /// 3. Transposition table: return a stored score that settles the window.
     /// 4. Stand pat (not in check): the static evaluation is a lower bound;
-    ///    it may already reach beta.
+    ///    it may already reach beta, if the side to move has a move at all.
     /// 5. The captures, skipping those that cannot reach alpha (delta
     ///    pruning) or lose material (SEE).
-    /// 6. In check with no move: mated.
+    /// 6. No legal move (in check, or a quiet position with no capture and
+    ///    no other move): mated.
     /// 7. Store the result in the transposition table.
     fn qsearch(
         &mut self,
@@ -1538,6 +1616,11 @@ impl Worker {
         } else {
             (static_eval, best_score) = self.evals(tt_hit);
             if best_score >= beta {
+                // Standing pat needs a move to stand on: without one the
+                // side to move is stalemated.
+                if !movegen::has_legal_move(&self.pos) {
+                    return mated_in(ply);
+                }
                 if tt_hit.is_none() {
                     job.tt.store(
                         key,
@@ -1603,8 +1686,9 @@ impl Worker {
             }
         }
 
-        // 6. Mated.
-        if in_check && move_count == 0 {
+        // 6. No legal move: mated, or stalemated (a capture would have been
+        // counted, so only a quiet position needs the test).
+        if move_count == 0 && (in_check || !movegen::has_legal_move(&self.pos)) {
             return mated_in(ply);
         }
 
