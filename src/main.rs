@@ -8,10 +8,11 @@ use chuhe::time::Limits;
 use chuhe::tools::book::BookCommand;
 use chuhe::tools::judge;
 use chuhe::tools::perft::{self, LeafCounting};
-use chuhe::tools::{analyse, bench, timeplan, tune};
+use chuhe::tools::{analyse, bench, mates, timeplan, tune};
 use chuhe::types::Move;
 use clap::{Parser, Subcommand};
 use std::io::{IsTerminal, Write};
+use std::path::Path;
 use std::process::ExitCode;
 use std::sync::{Arc, Mutex};
 
@@ -124,6 +125,12 @@ enum Command {
         #[arg(long, default_value_t = 40)]
         moves: u32,
     },
+    /// Mate and stalemate suite from the ends of master games: build it,
+    /// or run the search on it and report the solve rate.
+    Mates {
+        #[command(subcommand)]
+        command: MatesCommand,
+    },
     /// Opening book: build, probe, stats.
     Book {
         #[command(subcommand)]
@@ -151,6 +158,40 @@ enum Command {
         /// Print each move's class (check, chase, idle) to stderr.
         #[arg(long)]
         trace: bool,
+    },
+}
+
+#[derive(Subcommand)]
+enum MatesCommand {
+    /// Write the suite: positions a few plies before each game's end by
+    /// mate or stalemate, with every winning first move (brute force).
+    Build {
+        /// Master games, CCPD ICCS TSV (plain or .xz).
+        #[arg(long)]
+        games: String,
+        #[arg(long, default_value = mates::DEFAULT_SUITE)]
+        out: String,
+        /// Longest forced win looked for, in moves of the winner (4 takes
+        /// a few minutes).
+        #[arg(long, default_value_t = 4)]
+        max_moves: u32,
+    },
+    /// Search every suite position and count the winning first moves.
+    Run {
+        #[arg(long, default_value = mates::DEFAULT_SUITE)]
+        suite: String,
+        /// Milliseconds per position (the search stops early once it has
+        /// proved the win).
+        #[arg(long, default_value_t = 1000)]
+        movetime: u64,
+        #[arg(long, default_value_t = 1)]
+        threads: usize,
+        /// Hash table, MB.
+        #[arg(long, default_value_t = 16)]
+        hash: usize,
+        /// Only the first N positions.
+        #[arg(long)]
+        limit: Option<usize>,
     },
 }
 
@@ -274,6 +315,33 @@ fn run_tool(cmd: Command) -> Result<(), String> {
             tune::run(&games, &path, &opts, &mut out)
         }
         Command::Book { command } => chuhe::tools::book::run(command, &mut out),
+        Command::Mates { command } => match command {
+            MatesCommand::Build {
+                games,
+                out: path,
+                max_moves,
+            } => mates::build(
+                Path::new(&games),
+                Path::new(&path),
+                max_moves.clamp(1, 4),
+                &mut out,
+            ),
+            MatesCommand::Run {
+                suite,
+                movetime,
+                threads,
+                hash,
+                limit,
+            } => {
+                let opts = mates::RunOptions {
+                    movetime_ms: movetime,
+                    threads: threads.clamp(1, MAX_THREADS),
+                    hash_mb: hash.clamp(1, 65536),
+                    limit,
+                };
+                mates::run(Path::new(&suite), &opts, &mut out)
+            }
+        },
         Command::Judge {
             fen,
             moves,
