@@ -70,25 +70,49 @@ pub struct ThreadPool {
 }
 
 impl ThreadPool {
+    /// A pool of `threads` search threads (clamped to 1..=MAX_THREADS).
+    ///
+    /// # Panics
+    /// If not even one thread can start; hosts use `start_threads`.
     pub fn new(threads: usize) -> ThreadPool {
+        ThreadPool::start_threads(threads).expect("starting a search thread")
+    }
+
+    /// Starts up to `threads` search threads (clamped to 1..=MAX_THREADS):
+    /// if the system refuses one, the pool keeps those already running
+    /// (`size` tells how many). An error only when none could start.
+    pub fn start_threads(threads: usize) -> std::io::Result<ThreadPool> {
+        ThreadPool::start_with(threads, |id, rx| {
+            std::thread::Builder::new()
+                .name(format!("search-{id}"))
+                .stack_size(STACK_SIZE)
+                .spawn(move || thread_main(id, rx))
+        })
+    }
+
+    fn start_with(
+        threads: usize,
+        mut spawn: impl FnMut(usize, Receiver<Msg>) -> std::io::Result<JoinHandle<()>>,
+    ) -> std::io::Result<ThreadPool> {
         let n = threads.clamp(1, MAX_THREADS);
         let mut senders = Vec::with_capacity(n);
         let mut handles = Vec::with_capacity(n);
         for id in 0..n {
             let (tx, rx) = unbounded();
-            senders.push(tx);
-            let h = std::thread::Builder::new()
-                .name(format!("search-{id}"))
-                .stack_size(STACK_SIZE)
-                .spawn(move || thread_main(id, rx))
-                .expect("spawning a search thread");
-            handles.push(h);
+            match spawn(id, rx) {
+                Ok(h) => {
+                    senders.push(tx);
+                    handles.push(h);
+                }
+                Err(e) if id == 0 => return Err(e),
+                Err(_) => break,
+            }
         }
-        ThreadPool {
+        Ok(ThreadPool {
             senders,
             handles,
             current: None,
-        }
+        })
     }
 
     pub fn size(&self) -> usize {
@@ -271,6 +295,27 @@ pub fn vote(results: &[ThreadResult]) -> Option<&ThreadResult> {
 mod tests {
     use super::*;
     use crate::types::MATE;
+
+    /// Spawns real threads until `limit`, then fails as the system would.
+    fn spawner(
+        limit: usize,
+    ) -> impl FnMut(usize, Receiver<Msg>) -> std::io::Result<JoinHandle<()>> {
+        move |id, rx| {
+            if id >= limit {
+                return Err(std::io::Error::other("no more threads"));
+            }
+            std::thread::Builder::new().spawn(move || thread_main(id, rx))
+        }
+    }
+
+    #[test]
+    fn a_refused_thread_leaves_a_smaller_pool() {
+        let pool = ThreadPool::start_with(8, spawner(3)).unwrap();
+        assert_eq!(pool.size(), 3);
+        drop(pool); // joins the three
+        assert!(ThreadPool::start_with(4, spawner(0)).is_err());
+        assert_eq!(ThreadPool::start_with(1, spawner(1)).unwrap().size(), 1);
+    }
 
     #[test]
     fn vote_prefers_agreement_and_mates() {
