@@ -20,6 +20,7 @@ use crate::search::{Character, Level, Reporter, SearchJob, Style};
 use crate::thread::{MAX_THREADS, ThreadPool};
 use crate::time::{self, Budget, Limits};
 use crate::tt::{TranspositionTable, TtHit};
+use crate::tunables::Tunables;
 use crate::types::*;
 use std::sync::Arc;
 use std::sync::atomic::Ordering;
@@ -95,6 +96,9 @@ pub struct EngineOptions {
     pub batch: bool,
     /// UCCI clock values in milliseconds (true) or seconds (false).
     pub use_millisec: bool,
+    /// The search's margins, reductions and limits: hidden options for
+    /// tuners (`setoption name <tunable> value <n>`), defaults otherwise.
+    pub tunables: Tunables,
 }
 
 impl Default for EngineOptions {
@@ -118,6 +122,7 @@ impl Default for EngineOptions {
             debug: false,
             batch: false,
             use_millisec: true,
+            tunables: Tunables::default(),
         }
     }
 }
@@ -364,6 +369,7 @@ impl Engine {
         job.root_noise = root_noise(self.options.randomness);
         job.seed = self.seed ^ self.pos.key();
         job.character = character;
+        job.tunables = self.options.tunables;
         pool.start(job);
         GoOutcome::Searching { budget }
     }

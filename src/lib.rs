@@ -21,5 +21,6 @@ pub mod thread;
 pub mod time;
 pub mod tools;
 pub mod tt;
+pub mod tunables;
 pub mod types;
 pub mod zobrist;

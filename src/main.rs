@@ -105,6 +105,9 @@ enum Command {
         #[arg(long, default_value_t = 0.0)]
         l2: f64,
     },
+    /// List the search's tunables (hidden engine options for SPSA tuners):
+    /// name, default, range and SPSA step.
+    Tunables,
     /// Print the time the time manager allots per move over a simulated game.
     Timeplan {
         /// Starting clock, milliseconds.
@@ -315,6 +318,21 @@ fn run_tool(cmd: Command) -> Result<(), String> {
             tune::run(&games, &path, &opts, &mut out)
         }
         Command::Book { command } => chuhe::tools::book::run(command, &mut out),
+        Command::Tunables => {
+            let mut text = String::from("# name default min max step: meaning\n");
+            for s in chuhe::tunables::SPECS {
+                text.push_str(&format!(
+                    "{} {} {} {} {}: {}\n",
+                    s.name,
+                    s.default,
+                    s.min,
+                    s.max,
+                    s.step,
+                    s.doc.trim()
+                ));
+            }
+            out.write_all(text.as_bytes()).map_err(|e| e.to_string())
+        }
         Command::Mates { command } => match command {
             MatesCommand::Build {
                 games,

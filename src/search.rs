@@ -16,6 +16,7 @@ use crate::position::{Position, see_value};
 use crate::rules::{self, RepetitionVerdict, RuleSettings};
 use crate::time::{Limits, TimeManager};
 use crate::tt::{TranspositionTable, TtHit};
+use crate::tunables::Tunables;
 pub use crate::types::Level;
 use crate::types::*;
 use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
@@ -128,6 +129,8 @@ pub struct SearchJob {
     /// When `ponderhit` arrived (the clock's real start).
     pub ponderhit_at: Mutex<Option<Instant>>,
     pub character: Character,
+    /// Margins, reductions and limits (defaults unless a tuner set them).
+    pub tunables: Tunables,
 }
 
 impl SearchJob {
@@ -159,6 +162,7 @@ impl SearchJob {
             seed: 0,
             ponderhit_at: Mutex::new(None),
             character: Character::default(),
+            tunables: Tunables::default(),
         }
     }
 
@@ -298,15 +302,19 @@ const fn mated_in(ply: usize) -> Score {
 /// Frames before ply 0, so that `ply - 4` is always a valid index.
 const FRAME_OFFSET: usize = 4;
 
-/// Late-move reduction table, `[depth][move number]`, in plies times 1024.
-fn reduction_table() -> Box<[[i32; 64]; 64]> {
-    let mut t = Box::new([[0i32; 64]; 64]);
-    for (d, row) in t.iter_mut().enumerate().skip(1) {
+/// Late-move reduction table, `[depth][move number]`, in plies times 1024:
+/// `base + ln(depth) * ln(move number) / divisor` plies, the two tunables
+/// in hundredths.
+fn reduction_table(t: &Tunables) -> Box<[[i32; 64]; 64]> {
+    let base = t.lmr_base as f64 / 100.0;
+    let divisor = t.lmr_divisor as f64 / 100.0;
+    let mut table = Box::new([[0i32; 64]; 64]);
+    for (d, row) in table.iter_mut().enumerate().skip(1) {
         for (m, r) in row.iter_mut().enumerate().skip(1) {
-            *r = (1024.0 * (0.4 + (d as f64).ln() * (m as f64).ln() / 2.2)) as i32;
+            *r = (1024.0 * (base + (d as f64).ln() * (m as f64).ln() / divisor)) as i32;
         }
     }
-    t
+    table
 }
 
 #[derive(Clone, Copy, PartialEq, Eq)]
@@ -321,6 +329,8 @@ pub struct Worker {
     pub id: usize,
     pub hist: Histories,
     reductions: Box<[[i32; 64]; 64]>,
+    /// The search's tunable numbers, from the job.
+    tun: Tunables,
     // Per-search state:
     pos: Position,
     frames: Vec<Frame>,
@@ -360,13 +370,13 @@ struct Pruning {
 }
 
 impl Pruning {
-    fn at(level: Level) -> Pruning {
+    fn at(level: Level, t: &Tunables) -> Pruning {
         match level {
             Level::Large => Pruning {
                 forward: true,
                 razor: true,
                 scale: 100,
-                null_min_depth: 3,
+                null_min_depth: t.nmp_depth,
             },
             Level::Medium => Pruning {
                 forward: true,
@@ -414,7 +424,8 @@ impl Worker {
         Worker {
             id,
             hist: Histories::default(),
-            reductions: reduction_table(),
+            reductions: reduction_table(&Tunables::default()),
+            tun: Tunables::default(),
             pos: Position::startpos(),
             frames: vec![Frame::default(); MAX_PLY + FRAME_OFFSET + 4],
             pv: vec![[Move::NONE; MAX_PLY + 1]; MAX_PLY + 1],
@@ -432,7 +443,7 @@ impl Worker {
             was_pondering: false,
             eval_cache: vec![(0, 0); EVAL_CACHE_SIZE],
             knowledge: Level::Large,
-            prune: Pruning::at(Level::Large),
+            prune: Pruning::at(Level::Large, &Tunables::default()),
             contempt: 0,
             root_side: Color::Red,
         }
@@ -500,7 +511,11 @@ impl Worker {
             self.eval_cache.fill((0, 0));
             self.knowledge = job.character.knowledge;
         }
-        self.prune = Pruning::at(job.character.pruning);
+        if self.tun != job.tunables {
+            self.tun = job.tunables;
+            self.reductions = reduction_table(&self.tun);
+        }
+        self.prune = Pruning::at(job.character.pruning, &self.tun);
         self.contempt = contempt(job.character.style);
         self.root_side = job.root.side_to_move();
         self.tm = self
@@ -618,8 +633,9 @@ impl Worker {
 
     fn aspiration(&mut self, job: &SearchJob, depth: Depth) {
         let prev = self.root_moves[self.pv_idx].avg_score;
-        let mut delta = 20 + (prev.abs() / 64).min(100);
-        let (mut alpha, mut beta) = if depth >= 4 && prev > -INFINITE {
+        let t = &self.tun;
+        let mut delta = t.asp_delta + (prev.abs() / t.asp_score_divisor).min(t.asp_score_max);
+        let (mut alpha, mut beta) = if depth >= t.asp_depth && prev > -INFINITE {
             ((prev - delta).max(-INFINITE), (prev + delta).min(INFINITE))
         } else {
             (-INFINITE, INFINITE)
@@ -1036,7 +1052,11 @@ impl Worker {
 
         // 7. Internal iterative reduction: without a hash move this node was
         // probably not worth much before; search it shallower.
-        let depth = if !root && tt_move == Move::NONE && depth >= 4 && (pv_node || cut_node) {
+        let depth = if !root
+            && tt_move == Move::NONE
+            && depth >= self.tun.iir_depth
+            && (pv_node || cut_node)
+        {
             depth - 1
         } else {
             depth
@@ -1200,9 +1220,9 @@ impl Worker {
     fn reverse_futility(&self, node: &Node, eval: Score, beta: Score) -> Option<Score> {
         let prune = self.prune;
         (prune.forward
-            && node.depth <= 8
+            && node.depth <= self.tun.rfp_depth
             && eval.abs() < MATE_BOUND
-            && eval - prune.scaled(futility_margin(node.depth, node.improving)) >= beta)
+            && eval - prune.scaled(self.futility_margin(node.depth, node.improving)) >= beta)
             .then_some((eval + beta) / 2)
     }
 
@@ -1211,7 +1231,11 @@ impl Worker {
     #[inline(always)]
     fn razor(&mut self, job: &SearchJob, node: &Node, eval: Score, alpha: Score) -> Option<Score> {
         let d = node.depth;
-        if !(self.prune.razor && d <= 3 && eval + 250 + 200 * d * d < alpha) {
+        let t = &self.tun;
+        if !(self.prune.razor
+            && d <= t.razor_depth
+            && eval + t.razor_base + t.razor_depth_sq * d * d < alpha)
+        {
             return None;
         }
         let v = self.qsearch(job, false, node.ply, alpha - 1, alpha);
@@ -1235,7 +1259,8 @@ impl Worker {
         if !(prune.forward
             && depth >= prune.null_min_depth
             && eval >= beta
-            && node.static_eval >= beta - 20 * depth + 200
+            && node.static_eval
+                >= beta - self.tun.nmp_eval_per_depth * depth + self.tun.nmp_eval_base
             && self.frame_back(ply, 1).mv != Move::NULL
             && self.pos.has_major_pieces(self.pos.side_to_move())
             && beta.abs() < MATE_BOUND
@@ -1245,7 +1270,10 @@ impl Worker {
         }
         // Deeper null-move reductions measured +27 ± 24 Elo over 384 games
         // against 3 + depth / 4 (3+0.03 s, SPRT cut at LLR 1.57).
-        let r = 4 + depth / 3 + ((eval - beta) / 200).min(3);
+        let t = &self.tun;
+        let r = t.nmp_base
+            + depth / t.nmp_depth_divisor
+            + ((eval - beta) / t.nmp_eval_divisor).min(t.nmp_eval_max);
         let f = self.frame_mut(ply);
         f.mv = Move::NULL;
         f.cont_slot = NULL_SLOT;
@@ -1335,6 +1363,19 @@ impl Worker {
         }
     }
 
+    /// Margin for reverse futility pruning.
+    #[inline(always)]
+    fn futility_margin(&self, depth: Depth, improving: bool) -> Score {
+        (self.tun.rfp_margin - self.tun.rfp_improving * improving as Score) * depth
+    }
+
+    /// Quiet moves after this many are not searched at low depth.
+    #[inline(always)]
+    fn late_move_limit(&self, depth: Depth, improving: bool) -> i32 {
+        let base = self.tun.lmp_base + depth * depth;
+        if improving { base } else { base / 2 + 1 }
+    }
+
     /// Step 8a: whether a move is worth searching at this depth.
     #[inline(always)]
     fn shallow_prune(&self, node: &Node, mv: &MoveInfo, alpha: Score) -> MovePrune {
@@ -1342,34 +1383,40 @@ impl Worker {
         if !prune.forward || !self.pos.has_major_pieces(self.pos.side_to_move()) {
             return MovePrune::Search;
         }
+        let t = &self.tun;
         let depth = node.depth;
         let r = self.reduction(depth, mv.number, node.improving);
         let lmr_depth = (depth - 1 - r / 1024).max(0);
         let m = mv.m;
         if !mv.is_capture && !mv.gives_check {
             // Late-move pruning: enough quiet moves tried.
-            if mv.number >= prune.scaled(late_move_limit(depth, node.improving)) {
+            if mv.number >= prune.scaled(self.late_move_limit(depth, node.improving)) {
                 return MovePrune::SkipQuiets;
             }
             // Futility: even a good quiet move leaves us below alpha.
             if !node.in_check
-                && lmr_depth <= 8
-                && node.static_eval + prune.scaled(120 + 110 * lmr_depth) + mv.history / 64 <= alpha
+                && lmr_depth <= t.fp_depth
+                && node.static_eval
+                    + prune.scaled(t.fp_base + t.fp_per_depth * lmr_depth)
+                    + mv.history / t.fp_history_divisor
+                    <= alpha
             {
                 return MovePrune::Skip;
             }
             // History: the move has failed here too often.
-            if lmr_depth <= 4 && mv.history < -prune.scaled(3500 * depth) {
+            if lmr_depth <= t.hp_depth && mv.history < -prune.scaled(t.hp_per_depth * depth) {
                 return MovePrune::Skip;
             }
             // SEE: the move loses material.
             if !self
                 .pos
-                .see_ge(m, -prune.scaled(25 * lmr_depth * lmr_depth))
+                .see_ge(m, -prune.scaled(t.see_quiet * lmr_depth * lmr_depth))
             {
                 return MovePrune::Skip;
             }
-        } else if depth <= 8 && !self.pos.see_ge(m, -prune.scaled(160 * depth)) {
+        } else if depth <= t.see_noisy_depth
+            && !self.pos.see_ge(m, -prune.scaled(t.see_noisy * depth))
+        {
             return MovePrune::Skip;
         }
         MovePrune::Search
@@ -1436,23 +1483,24 @@ impl Worker {
     /// The late-move reduction of a move, in plies times 1024.
     #[inline(always)]
     fn late_move_reduction(&self, node: &Node, mv: &MoveInfo) -> i32 {
+        let t = &self.tun;
         let mut r = self.reduction(node.depth, mv.number, node.improving);
         if !node.pv {
-            r += 1024;
+            r += t.lmr_non_pv;
         }
         if node.cut {
-            r += 1024;
+            r += t.lmr_cut;
         }
         if node.tt_pv {
-            r -= 1024;
+            r -= t.lmr_tt_pv;
         }
         if mv.refutation {
-            r -= 1024;
+            r -= t.lmr_refutation;
         }
         if mv.gives_check {
-            r -= 512;
+            r -= t.lmr_check;
         }
-        r - mv.history * 1024 / 12_000
+        r - mv.history * 1024 / t.lmr_history_divisor
     }
 
     /// Step 8d at the root: the move's score and line, or -INFINITE when it
@@ -1543,7 +1591,11 @@ impl Worker {
     #[inline(always)]
     fn reduction(&self, depth: Depth, move_count: i32, improving: bool) -> i32 {
         let r = self.reductions[(depth as usize).min(63)][(move_count as usize).min(63)];
-        if improving { r } else { r + 512 }
+        if improving {
+            r
+        } else {
+            r + self.tun.lmr_not_improving
+        }
     }
 
     // -----------------------------------------------------------------------
@@ -1654,7 +1706,7 @@ impl Worker {
             move_count += 1;
             if !in_check && best_score > -MATE_BOUND {
                 // Delta pruning: even winning this piece cannot reach alpha.
-                let gain = static_eval + see_value(self.pos.piece_on(m.to())) + 200;
+                let gain = static_eval + see_value(self.pos.piece_on(m.to())) + self.tun.qs_delta;
                 if gain <= alpha && !self.pos.gives_check(m) {
                     best_score = best_score.max(gain);
                     continue;
@@ -1711,19 +1763,6 @@ impl Worker {
         debug_assert!(best_score > -INFINITE && best_score < INFINITE);
         best_score
     }
-}
-
-/// Margin for reverse futility pruning.
-#[inline(always)]
-fn futility_margin(depth: Depth, improving: bool) -> Score {
-    (110 - 40 * improving as Score) * depth
-}
-
-/// Quiet moves after this many are not searched at low depth.
-#[inline(always)]
-fn late_move_limit(depth: Depth, improving: bool) -> i32 {
-    let base = 3 + depth * depth;
-    if improving { base } else { base / 2 + 1 }
 }
 
 /// Helper threads skip some depths (the pattern Stockfish once used) so

@@ -549,3 +549,34 @@ fn stalemate_in_two_by_a_waiting_move_is_found() {
         &[8, 12, 16],
     );
 }
+
+#[test]
+fn tunables_travel_with_the_job_and_defaults_change_nothing() {
+    use chuhe::tunables::Tunables;
+    let fen = "r1ba1a3/4kn3/2n1b4/pNp1p1p1p/4c4/6P2/P1P2R2P/1CcC5/9/2BAKAB2 w";
+    // One pool throughout: a worker must rebuild what depends on the
+    // tunables (the reduction table) when they change, and back.
+    let mut pool = ThreadPool::new(1);
+    let mut nodes = |t: Tunables| {
+        let tt = Arc::new(TranspositionTable::new(16));
+        pool.clear_history();
+        let reporter = Arc::new(|_: Report| {});
+        let pos = Position::from_fen(fen).unwrap();
+        let mut job = SearchJob::new(pos, Limits::depth(9), tt, 1, reporter);
+        job.tunables = t;
+        let job = pool.start(job);
+        pool.wait();
+        job.total_nodes()
+    };
+    let default = nodes(Tunables::default());
+    let mut wide = Tunables::default();
+    wide.set_by_name("lmr_divisor", Some("400"))
+        .unwrap()
+        .unwrap();
+    wide.set_by_name("rfp_margin", Some("250"))
+        .unwrap()
+        .unwrap();
+    let changed = nodes(wide);
+    assert_ne!(default, changed);
+    assert_eq!(nodes(Tunables::default()), default);
+}

@@ -525,13 +525,14 @@ impl<W: Write> Session<W> {
         let (def, value, silent) = match spec {
             OptionSpec::Named { name, value } => match options::find(&name) {
                 Some(d) => (d, value, options::silent_name(&name)),
-                None => return self.diag(&format!("unknown option {}", quote(&name))),
+                None => return self.set_tunable(&name, value.as_deref()),
             },
             OptionSpec::Bare(words) => match options::split_bare(&words) {
                 Some((d, value)) => (d, value, options::silent_name(&words[0])),
                 None => {
                     let name = words.first().map(String::as_str).unwrap_or("");
-                    return self.diag(&format!("unknown option {}", quote(name)));
+                    let value = words.get(1..).map(|w| w.join(" "));
+                    return self.set_tunable(name, value.as_deref());
                 }
             },
         };
@@ -561,6 +562,16 @@ impl<W: Write> Session<W> {
             Ok(Effect::ClearHash) => self.engine.clear_hash(),
             Err(_) if silent => {}
             Err(e) => self.diag(&e),
+        }
+    }
+
+    /// The search's tunables are hidden options (for SPSA tuners): set one,
+    /// or say that no option has this name.
+    fn set_tunable(&mut self, name: &str, value: Option<&str>) {
+        match self.engine.options.tunables.set_by_name(name, value) {
+            Some(Ok(())) => {}
+            Some(Err(e)) => self.diag(&format!("option {e}")),
+            None => self.diag(&format!("unknown option {}", quote(name))),
         }
     }
 
