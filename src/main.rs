@@ -105,6 +105,41 @@ enum Command {
         #[arg(long, default_value_t = 0.0)]
         l2: f64,
     },
+    /// Tune the search's tunables by SPSA: game pairs between two copies
+    /// of an engine binary with perturbed settings (hidden options, no
+    /// rebuild), as `chuhe match` plays them.
+    Spsa {
+        /// The engine to tune (a chuhe build; default: this binary).
+        #[arg(long)]
+        engine: Option<String>,
+        #[arg(long, default_value_t = 1000)]
+        iterations: u32,
+        /// Game pairs per iteration.
+        #[arg(long, default_value_t = 1)]
+        pairs: u32,
+        /// Time control per game (chuhe match --tc), unless --nodes.
+        #[arg(long, default_value = "2+0.02")]
+        tc: String,
+        /// Fixed nodes per move instead of a clock.
+        #[arg(long)]
+        nodes: Option<u64>,
+        #[arg(long, default_value_t = 1)]
+        concurrency: usize,
+        /// Hash per engine, MB.
+        #[arg(long, default_value_t = 16)]
+        hash: u32,
+        /// Tunables to tune (default: all), comma-separated.
+        #[arg(long, value_delimiter = ',')]
+        params: Vec<String>,
+        /// Learning rate at the last iteration.
+        #[arg(long, default_value_t = 0.002)]
+        r_end: f64,
+        #[arg(long, default_value_t = 1)]
+        seed: u64,
+        /// State file, written every iteration and resumed from.
+        #[arg(long, default_value = "spsa-state.txt")]
+        state: String,
+    },
     /// List the search's tunables (hidden engine options for SPSA tuners):
     /// name, default, range and SPSA step.
     Tunables,
@@ -318,6 +353,44 @@ fn run_tool(cmd: Command) -> Result<(), String> {
             tune::run(&games, &path, &opts, &mut out)
         }
         Command::Book { command } => chuhe::tools::book::run(command, &mut out),
+        Command::Spsa {
+            engine,
+            iterations,
+            pairs,
+            tc,
+            nodes,
+            concurrency,
+            hash,
+            params,
+            r_end,
+            seed,
+            state,
+        } => {
+            let engine = match engine {
+                Some(e) => e,
+                None => std::env::current_exe()
+                    .map_err(|e| e.to_string())?
+                    .to_string_lossy()
+                    .into_owned(),
+            };
+            let limits = match nodes {
+                Some(n) => vec!["--nodes".to_string(), n.to_string()],
+                None => vec!["--tc".to_string(), tc],
+            };
+            let opts = chuhe::tools::spsa::SpsaOptions {
+                engine,
+                iterations,
+                pairs: pairs.max(1),
+                limits,
+                concurrency: concurrency.max(1),
+                hash_mb: hash.max(1),
+                params,
+                r_end,
+                seed,
+                state,
+            };
+            chuhe::tools::spsa::run(&opts, &mut out)
+        }
         Command::Tunables => {
             let mut text = String::from("# name default min max step: meaning\n");
             for s in chuhe::tunables::SPECS {

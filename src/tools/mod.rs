@@ -1,6 +1,7 @@
 //! Command-line tools built on the engine: perft/divide (move generator
 //! checks and speed), bench, analyse, book (build, probe, stats), judge,
-//! timeplan, tune, and mates (the mate and stalemate suite).
+//! timeplan, tune (evaluation weights), spsa (search tunables), and mates
+//! (the mate and stalemate suite).
 
 pub mod analyse;
 pub mod bench;
@@ -8,5 +9,6 @@ pub mod book;
 pub mod judge;
 pub mod mates;
 pub mod perft;
+pub mod spsa;
 pub mod timeplan;
 pub mod tune;
