@@ -416,6 +416,11 @@ fn contempt(style: Style) -> Score {
     }
 }
 
+/// A job with this seed makes the main search thread panic (unit tests of
+/// the pool's recovery).
+#[cfg(test)]
+pub(crate) const PANIC_SEED_FOR_TESTS: u64 = 0x5eed_dead_5eed_dead;
+
 /// Entries in the per-thread evaluation cache (a power of two).
 const EVAL_CACHE_SIZE: usize = 1 << 16;
 
@@ -497,6 +502,10 @@ impl Worker {
     /// Runs iterative deepening for `job` until done or stopped, leaving the
     /// thread's answer in `job.results`.
     pub fn run(&mut self, job: &SearchJob) {
+        #[cfg(test)]
+        if job.seed == PANIC_SEED_FOR_TESTS && self.id == 0 {
+            panic!("test: a search thread fails");
+        }
         self.pos = job.root.clone();
         self.nodes = 0;
         self.seldepth = 0;

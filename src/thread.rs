@@ -4,9 +4,11 @@
 //! it finishes it stops the helpers, holds the best-thread vote (`vote`) and sends
 //! the final `BestMove` report.
 
+use crate::movegen;
 use crate::search::{Report, SearchJob, ThreadResult, Worker};
 use crate::types::{MATE_BOUND, Move};
 use crossbeam_channel::{Receiver, Sender, unbounded};
+use std::panic::AssertUnwindSafe;
 use std::sync::atomic::{AtomicUsize, Ordering};
 use std::sync::{Arc, Condvar, Mutex};
 use std::thread::JoinHandle;
@@ -211,7 +213,16 @@ fn thread_main(id: usize, rx: Receiver<Msg>) {
                 }
             }
             Msg::Search(job, done) => {
-                worker.run(&job);
+                // A panic in the search is a bug, but it must not leave the
+                // pool (and the host) waiting for ever for this thread: the
+                // thread reports no result and the search ends as usual.
+                let ran = std::panic::catch_unwind(AssertUnwindSafe(|| worker.run(&job)));
+                if ran.is_err() {
+                    if id == 0 {
+                        job.stop();
+                    }
+                    worker = Worker::new(id);
+                }
                 if id == 0 {
                     finish_main(&job, &done);
                 } else {
@@ -252,8 +263,13 @@ fn finish_main(job: &SearchJob, done: &Completion) {
             score: best.score,
             depth: best.depth,
         },
+        // No thread has an answer (only after a failure: `go` is not
+        // started without a legal move): any allowed move beats none.
         None => Report::BestMove {
-            best: None,
+            best: movegen::legal_moves(&job.root)
+                .iter()
+                .copied()
+                .find(|m| job.root_filter.is_empty() || job.root_filter.contains(m)),
             ponder: None,
             score: 0,
             depth: 0,
@@ -305,6 +321,41 @@ mod tests {
                 return Err(std::io::Error::other("no more threads"));
             }
             std::thread::Builder::new().spawn(move || thread_main(id, rx))
+        }
+    }
+
+    #[test]
+    fn a_panicking_search_still_ends_with_a_legal_move() {
+        use crate::position::Position;
+        use crate::time::Limits;
+        use crate::tt::TranspositionTable;
+        for threads in [1, 2] {
+            let mut pool = ThreadPool::new(threads);
+            let best = Arc::new(Mutex::new(None));
+            let sink = best.clone();
+            let reporter = Arc::new(move |r: Report| {
+                if let Report::BestMove { best, .. } = r {
+                    *sink.lock().unwrap() = Some(best);
+                }
+            });
+            let tt = Arc::new(TranspositionTable::new(1));
+            let pos = Position::startpos();
+            let mut job =
+                SearchJob::new(pos.clone(), Limits::depth(4), tt.clone(), threads, reporter);
+            job.seed = crate::search::PANIC_SEED_FOR_TESTS;
+            pool.start(job);
+            pool.wait();
+            let m = best
+                .lock()
+                .unwrap()
+                .take()
+                .flatten()
+                .expect("a move despite the panic");
+            assert!(movegen::legal_moves(&pos).contains(m));
+            // The pool still works.
+            let reporter = Arc::new(|_: Report| {});
+            pool.start(SearchJob::new(pos, Limits::depth(3), tt, threads, reporter));
+            pool.wait();
         }
     }
 
