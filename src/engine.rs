@@ -14,9 +14,11 @@
 use crate::book::BookSet;
 pub use crate::book::Randomness;
 use crate::movegen;
+use crate::nnue::{self, Network};
 use crate::position::Position;
 use crate::rules::RuleSettings;
 use crate::search::{Character, Level, Reporter, SearchJob, Style};
+use crate::skill::{self, Skill};
 use crate::thread::{MAX_THREADS, ThreadPool};
 use crate::time::{self, Budget, Limits};
 use crate::tt::{TranspositionTable, TtHit};
@@ -99,6 +101,18 @@ pub struct EngineOptions {
     /// The search's margins, reductions and limits: hidden options for
     /// tuners (`setoption name <tunable> value <n>`), defaults otherwise.
     pub tunables: Tunables,
+    /// Evaluate with the network (at full `knowledge`); false: classical.
+    pub use_nnue: bool,
+    /// The network file, or `nnue::EMBEDDED_NAME`.
+    pub eval_file: String,
+    /// `Skill Level`: 0..=20, 20 = full strength (see `skill`).
+    pub skill_level: u32,
+    /// `UCI_LimitStrength`: play at the level `UCI_Elo` names.
+    pub limit_strength: bool,
+    /// `UCI_Elo`: the rating to play at when `limit_strength` is on.
+    pub elo: i32,
+    /// `UCI_ShowWDL`: add win/draw/loss chances to search reports.
+    pub show_wdl: bool,
 }
 
 impl Default for EngineOptions {
@@ -123,6 +137,12 @@ impl Default for EngineOptions {
             batch: false,
             use_millisec: true,
             tunables: Tunables::default(),
+            use_nnue: nnue::DEFAULT_USE_NNUE,
+            eval_file: nnue::EMBEDDED_NAME.to_string(),
+            skill_level: skill::MAX_LEVEL,
+            limit_strength: false,
+            elo: skill::MIN_ELO,
+            show_wdl: false,
         }
     }
 }
@@ -162,8 +182,12 @@ pub struct Engine {
     reporter: Reporter,
     /// Seed for root noise and the book's choice, new for every game.
     seed: u64,
-    /// The `knowledge` level the table's stored evaluations were made at.
-    last_knowledge: Level,
+    /// Which evaluation the table's stored evaluations were made by.
+    last_evaluation: Option<u64>,
+    /// The network in use when `use_nnue` is on, and the `eval_file` value
+    /// it was loaded from.
+    network: Arc<Network>,
+    network_source: String,
     /// The opening books, loaded on first use from `book_source`.
     book: Option<BookSet>,
     /// The `bookfiles` value `book` was loaded from.
@@ -188,7 +212,9 @@ impl Engine {
             seed: fresh_seed(),
             book: None,
             book_source: String::new(),
-            last_knowledge: Level::Large,
+            last_evaluation: None,
+            network: nnue::embedded(),
+            network_source: nnue::EMBEDDED_NAME.to_string(),
             #[cfg(test)]
             test_book: None,
         }
@@ -327,6 +353,20 @@ impl Engine {
         {
             return GoOutcome::Book { mv, weight };
         }
+        let mut req = req;
+        // A weakened level narrows the game search and chooses among
+        // several lines; analysis (`go infinite`) stays at full strength.
+        let skill = Skill::from_options(
+            self.options.skill_level,
+            self.options.limit_strength,
+            self.options.elo,
+        )
+        .filter(|_| !req.limits.infinite);
+        if let Some(s) = skill {
+            let l = &mut req.limits;
+            l.depth = Some(l.depth.map_or(s.depth_cap(), |d| d.min(s.depth_cap())));
+            l.nodes = Some(l.nodes.map_or(s.node_cap(), |n| n.min(s.node_cap())));
+        }
         let budget = self.budget(&req.limits);
         let tt = match &self.tt {
             Some(tt) => tt.clone(),
@@ -337,11 +377,16 @@ impl Engine {
             knowledge: self.options.knowledge,
             style: self.options.style,
         };
-        if character.knowledge != self.last_knowledge {
-            // Stored evaluations were made with other knowledge.
+        let network = self.network_in_use();
+        let evaluation = match &network {
+            Some(net) => net.hash() | 1,
+            None => character.knowledge as u64 * 2,
+        };
+        if self.last_evaluation.is_some_and(|e| e != evaluation) {
+            // Stored evaluations were made by another evaluation.
             tt.clear();
-            self.last_knowledge = character.knowledge;
         }
+        self.last_evaluation = Some(evaluation);
         tt.new_search();
         let Some(pool) = self.pool.as_mut() else {
             // No search thread could start (`prepare` said so): any legal
@@ -355,12 +400,24 @@ impl Engine {
             pool.size(),
             self.reporter.clone(),
         );
+        let allowed_count = allowed.len();
         job.root_filter = if allowed.len() == legal.len() {
             Vec::new()
         } else {
             allowed
         };
         job.multipv = self.options.multipv.clamp(1, MAX_MULTIPV);
+        if let Some(s) = skill {
+            let lines = s.lines().max(job.multipv).min(allowed_count);
+            job.reporter = skill::Filter::reporter(
+                s,
+                self.reporter.clone(),
+                job.multipv,
+                lines,
+                self.seed ^ self.pos.key() ^ 0x5ca1_ab1e,
+            );
+            job.multipv = lines;
+        }
         job.rules = RuleSettings {
             move_limit: self.options.move_limit,
             ..RuleSettings::default()
@@ -370,8 +427,76 @@ impl Engine {
         job.seed = self.seed ^ self.pos.key();
         job.character = character;
         job.tunables = self.options.tunables;
+        job.network = network;
         pool.start(job);
         GoOutcome::Searching { budget }
+    }
+
+    /// The network the search evaluates with, or `None` for the classical
+    /// evaluation (`use_nnue` off, or `knowledge` below full).
+    fn network_in_use(&self) -> Option<Arc<Network>> {
+        (self.options.use_nnue && self.options.knowledge == Level::Large)
+            .then(|| self.network.clone())
+    }
+
+    /// Loads the network named by the `eval_file` option (if not loaded
+    /// already) and describes it. When the file cannot be used, the engine
+    /// keeps its current network, `eval_file` goes back to naming it, and
+    /// the error says why.
+    pub fn load_network(&mut self) -> Result<String, String> {
+        if self.options.eval_file != self.network_source {
+            let want = self.options.eval_file.clone();
+            let loaded = if want == nnue::EMBEDDED_NAME {
+                Ok(nnue::embedded())
+            } else {
+                Network::load(&want).map(Arc::new)
+            };
+            match loaded {
+                Ok(net) => {
+                    self.network = net;
+                    self.network_source = want;
+                }
+                Err(e) => {
+                    self.options.eval_file = self.network_source.clone();
+                    return Err(format!(
+                        "evalfile not loaded: {e}; still using {}",
+                        self.network_name()
+                    ));
+                }
+            }
+        }
+        Ok(format!("evalfile: {}", self.network_name()))
+    }
+
+    /// The loaded network, named by its source and hash.
+    pub fn network_name(&self) -> String {
+        format!(
+            "network {} ({:016x})",
+            self.network_source,
+            self.network.hash()
+        )
+    }
+
+    /// Which evaluation a search would use now, in words.
+    pub fn evaluation_name(&self) -> String {
+        match self.network_in_use() {
+            Some(_) => format!(
+                "NNUE, {}, {} kernels",
+                self.network_name(),
+                nnue::simd::kernel_name()
+            ),
+            None if !self.options.use_nnue => "classical (usennue is off)".to_string(),
+            None => format!("classical (knowledge {})", self.options.knowledge.name()),
+        }
+    }
+
+    /// The static evaluation of the current position by the evaluation in
+    /// use, side to move's view.
+    pub fn static_evaluation(&self) -> Score {
+        match self.network_in_use() {
+            Some(net) => nnue::evaluate_full(&net, &self.pos),
+            None => crate::eval::evaluate_at(&self.pos, self.options.knowledge),
+        }
     }
 
     /// Loads the books named by the `bookfiles` option (if not loaded

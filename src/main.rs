@@ -19,7 +19,7 @@ use std::sync::{Arc, Mutex};
 #[derive(Parser)]
 #[command(
     name = "chuhe",
-    version,
+    version = chuhe::VERSION,
     about = "chuhe, a xiangqi engine (UCCI and UCI)"
 )]
 struct Cli {
@@ -58,6 +58,12 @@ enum Command {
         /// Hash table, MB (the signature is defined for 16).
         #[arg(long, default_value_t = chuhe::tools::bench::HASH_MB)]
         hash: usize,
+        /// Search with the classical evaluation instead of the network.
+        #[arg(long, conflicts_with = "evalfile")]
+        classical: bool,
+        /// Search with this network file instead of the embedded one.
+        #[arg(long)]
+        evalfile: Option<String>,
     },
     /// Analyse a position and print each iteration.
     Analyse {
@@ -78,6 +84,12 @@ enum Command {
         hash: usize,
         #[arg(long, default_value_t = 1)]
         multipv: usize,
+        /// Search with the classical evaluation instead of the network.
+        #[arg(long, conflicts_with = "evalfile")]
+        classical: bool,
+        /// Search with this network file instead of the embedded one.
+        #[arg(long)]
+        evalfile: Option<String>,
     },
     /// Fit the evaluation weights to game results (Texel tuning) and write
     /// them as Rust source.
@@ -143,6 +155,29 @@ enum Command {
     /// List the search's tunables (hidden engine options for SPSA tuners):
     /// name, default, range and SPSA step.
     Tunables,
+    /// Generate training positions for the network: self-play at a fixed
+    /// node count (default), or scored positions of existing games or data.
+    Datagen(Box<DatagenArgs>),
+    /// Train the evaluation network on datagen records and write the
+    /// quantised network file.
+    Train(Box<TrainArgs>),
+    /// Fit the win/draw/loss model (UCI_ShowWDL) to the master games'
+    /// results against chuhe's scores, and write its coefficients.
+    WdlFit {
+        /// The labelled positions (ccpd-labels-5k.tsv.xz, plain or xz).
+        #[arg(long, default_value = "../shared/data/ccpd-labels-5k.tsv.xz")]
+        data: String,
+        /// Where to write the coefficients (e.g. src/wdl_params.rs); none:
+        /// report only.
+        #[arg(long)]
+        out: Option<String>,
+        /// Use every k-th position.
+        #[arg(long, default_value_t = 1)]
+        every: usize,
+        /// Adam iterations.
+        #[arg(long, default_value_t = 3000)]
+        iterations: usize,
+    },
     /// Print the time the time manager allots per move over a simulated game.
     Timeplan {
         /// Starting clock, milliseconds.
@@ -233,6 +268,119 @@ enum MatesCommand {
     },
 }
 
+#[derive(clap::Args)]
+struct DatagenArgs {
+    /// Output file (32-byte records; see src/nnue/data.rs).
+    #[arg(long)]
+    out: String,
+    /// Append to the output instead of replacing it.
+    #[arg(long)]
+    append: bool,
+    /// Nodes searched per position.
+    #[arg(long, default_value_t = chuhe::tools::datagen::DEFAULT_NODES)]
+    nodes: u64,
+    #[arg(long, default_value_t = 1)]
+    threads: usize,
+    /// Seed of the random choices; distinct seeds give disjoint data.
+    #[arg(long, default_value_t = 1)]
+    seed: u64,
+    /// Stop after about this many positions.
+    #[arg(long)]
+    positions: Option<u64>,
+    /// Stop after this many games (self-play) or source games.
+    #[arg(long)]
+    games: Option<u64>,
+    /// Make only shard K of N (`--shard 3/8`): games K-1, K-1+N, ...
+    #[arg(long, default_value = "1/1")]
+    shard: String,
+    /// Self-play: master games (TSV or PGN, plain or .xz) to start from.
+    #[arg(long)]
+    openings: Option<String>,
+    /// Self-play: share of games that start from a master-game position.
+    #[arg(long, default_value_t = 0.5)]
+    master_share: f64,
+    /// Self-play: random plies played from the start position (plus 0-2).
+    #[arg(long, default_value_t = 6)]
+    random_plies: u32,
+    /// Score the positions of these games instead of playing (TSV or PGN).
+    #[arg(long, conflicts_with_all = ["label", "from_labels"])]
+    from_games: Option<String>,
+    /// Score the records of this file again with the current engine.
+    #[arg(long, conflicts_with_all = ["from_games", "from_labels"])]
+    label: Option<String>,
+    /// Convert a TSV of positions already scored (ccpd-labels layout).
+    #[arg(long, conflicts_with_all = ["from_games", "label"])]
+    from_labels: Option<String>,
+    /// Skip positions of source games before this ply.
+    #[arg(long, default_value_t = 8)]
+    min_ply: u32,
+}
+
+#[derive(clap::Args)]
+struct TrainArgs {
+    /// Training record files (chuhe datagen output).
+    #[arg(long, required = true, num_args = 1..)]
+    data: Vec<String>,
+    /// Validation record files (default: hold out --val-share of the data).
+    #[arg(long, num_args = 1..)]
+    validation: Vec<String>,
+    #[arg(long, default_value_t = 0.02)]
+    val_share: f64,
+    /// The network file to write (a checkpoint goes to OUT.ckpt).
+    #[arg(long)]
+    out: String,
+    #[arg(long, default_value_t = 12)]
+    epochs: usize,
+    #[arg(long, default_value_t = 16384)]
+    batch: usize,
+    #[arg(long, default_value_t = 0.001)]
+    lr: f32,
+    /// Learning-rate factor applied every --lr-drop-every epochs.
+    #[arg(long, default_value_t = 0.3)]
+    lr_drop: f32,
+    #[arg(long, default_value_t = 5)]
+    lr_drop_every: usize,
+    /// Weight of the search score in the target; the rest is the game result.
+    #[arg(long, default_value_t = 0.5)]
+    lambda: f32,
+    /// Sigmoid scale in centipawns: win probability = sigmoid(score / K).
+    #[arg(long, default_value_t = 260.0)]
+    k: f32,
+    /// Threads (default: every core).
+    #[arg(long)]
+    threads: Option<usize>,
+    #[arg(long, default_value_t = 1)]
+    seed: u64,
+    /// Do not show positions mirrored left-right.
+    #[arg(long)]
+    no_mirror: bool,
+    /// Use at most this many training positions.
+    #[arg(long)]
+    max_positions: Option<usize>,
+    /// Continue from a checkpoint (OUT.ckpt of an earlier run).
+    #[arg(long)]
+    resume: Option<String>,
+    /// Text added to the network's description.
+    #[arg(long, default_value = "")]
+    note: String,
+    /// Train the network as a correction added to the classical evaluation.
+    #[arg(long)]
+    on_classical: bool,
+}
+
+fn parse_shard(s: &str) -> Result<(u64, u64), String> {
+    let bad = || format!("bad shard '{s}': expected K/N with 1 <= K <= N");
+    let (k, n) = s.split_once('/').ok_or_else(bad)?;
+    let (k, n): (u64, u64) = (
+        k.trim().parse().map_err(|_| bad())?,
+        n.trim().parse().map_err(|_| bad())?,
+    );
+    if k == 0 || k > n {
+        return Err(bad());
+    }
+    Ok((k, n))
+}
+
 fn position_from(fen: Option<&str>) -> Result<Position, String> {
     match fen {
         None => Ok(Position::startpos()),
@@ -300,10 +448,13 @@ fn run_tool(cmd: Command) -> Result<(), String> {
             depth,
             threads,
             hash,
+            classical,
+            evalfile,
         } => io(bench::run_with(
             depth.clamp(1, 64),
             threads.clamp(1, MAX_THREADS),
             hash.clamp(1, 65536),
+            bench::choose_evaluation(classical, evalfile.as_deref())?,
             &mut out,
         )),
         Command::Analyse {
@@ -314,6 +465,8 @@ fn run_tool(cmd: Command) -> Result<(), String> {
             threads,
             hash,
             multipv,
+            classical,
+            evalfile,
         } => {
             let pos = apply_moves(position_from(fen.as_deref())?, moves.as_deref())?;
             let limits = match (depth, movetime) {
@@ -326,6 +479,7 @@ fn run_tool(cmd: Command) -> Result<(), String> {
                 threads: threads.clamp(1, MAX_THREADS),
                 hash_mb: hash.clamp(1, 65536),
                 multipv,
+                network: bench::choose_evaluation(classical, evalfile.as_deref())?,
             };
             drop(out);
             let sink: Arc<Mutex<dyn Write + Send>> = Arc::new(Mutex::new(std::io::stdout()));
@@ -351,6 +505,62 @@ fn run_tool(cmd: Command) -> Result<(), String> {
                 l2,
             };
             tune::run(&games, &path, &opts, &mut out)
+        }
+        Command::Datagen(a) => {
+            use chuhe::tools::datagen::{self, DatagenOptions, Source};
+            let source = match (a.from_games, a.label, a.from_labels) {
+                (Some(g), _, _) => Source::Games(g),
+                (_, Some(l), _) => Source::Relabel(l),
+                (_, _, Some(t)) => Source::Labels(t),
+                _ => Source::SelfPlay {
+                    openings: a.openings,
+                },
+            };
+            let opts = DatagenOptions {
+                source,
+                out: a.out,
+                nodes: a.nodes.max(1),
+                threads: a.threads.clamp(1, MAX_THREADS),
+                seed: a.seed,
+                positions: a.positions,
+                games: a.games,
+                shard: parse_shard(&a.shard)?,
+                master_share: a.master_share.clamp(0.0, 1.0),
+                random_plies: a.random_plies,
+                min_ply: a.min_ply,
+                append: a.append,
+            };
+            drop(out);
+            datagen::run(&opts, &mut std::io::stderr())
+        }
+        Command::Train(a) => {
+            use chuhe::tools::train::{self, TrainOptions};
+            let defaults = TrainOptions::default();
+            let opts = TrainOptions {
+                data: a.data,
+                validation: a.validation,
+                val_share: a.val_share.clamp(0.0, 0.5),
+                out: a.out,
+                epochs: a.epochs,
+                batch: a.batch.max(1),
+                lr: a.lr,
+                lr_drop: a.lr_drop,
+                lr_drop_every: a.lr_drop_every.max(1),
+                lambda: a.lambda.clamp(0.0, 1.0),
+                k: a.k.max(1.0),
+                threads: a.threads.unwrap_or(defaults.threads).clamp(1, MAX_THREADS),
+                seed: a.seed,
+                mirror: !a.no_mirror,
+                max_positions: a.max_positions,
+                resume: a.resume,
+                note: a.note,
+                base: if a.on_classical {
+                    chuhe::nnue::Base::Classical
+                } else {
+                    chuhe::nnue::Base::None
+                },
+            };
+            train::run(&opts, &mut out)
         }
         Command::Book { command } => chuhe::tools::book::run(command, &mut out),
         Command::Spsa {
@@ -433,6 +643,18 @@ fn run_tool(cmd: Command) -> Result<(), String> {
                 mates::run(Path::new(&suite), &opts, &mut out)
             }
         },
+        Command::WdlFit {
+            data,
+            out: path,
+            every,
+            iterations,
+        } => chuhe::tools::wdl_fit::run(
+            std::path::Path::new(&data),
+            path.as_deref().map(std::path::Path::new),
+            every,
+            iterations.max(1),
+            &mut out,
+        ),
         Command::Judge {
             fen,
             moves,

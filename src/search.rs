@@ -12,6 +12,7 @@ use crate::eval;
 use crate::history::{Histories, NULL_SLOT, stat_bonus};
 use crate::movegen::{self, MoveList};
 use crate::movepick::{MovePicker, PickerKind, cont_slot};
+use crate::nnue::{self, Network, NnueStack};
 use crate::position::{Position, see_value};
 use crate::rules::{self, RepetitionVerdict, RuleSettings};
 use crate::time::{Limits, TimeManager};
@@ -131,6 +132,9 @@ pub struct SearchJob {
     pub character: Character,
     /// Margins, reductions and limits (defaults unless a tuner set them).
     pub tunables: Tunables,
+    /// The network to evaluate with (`None`: the classical evaluation). It
+    /// is used at full `knowledge` only; lower levels are classical.
+    pub network: Option<Arc<Network>>,
 }
 
 impl SearchJob {
@@ -163,6 +167,7 @@ impl SearchJob {
             ponderhit_at: Mutex::new(None),
             character: Character::default(),
             tunables: Tunables::default(),
+            network: nnue::default_network(),
         }
     }
 
@@ -355,6 +360,10 @@ pub struct Worker {
     prune: Pruning,
     contempt: Score,
     root_side: Color,
+    /// The accumulators when evaluating with a network.
+    nnue: Option<NnueStack>,
+    /// Which evaluation `eval_cache` holds (0: classical at `knowledge`).
+    eval_id: u64,
 }
 
 /// Forward pruning at one `pruning` level.
@@ -451,6 +460,8 @@ impl Worker {
             prune: Pruning::at(Level::Large, &Tunables::default()),
             contempt: 0,
             root_side: Color::Red,
+            nnue: None,
+            eval_id: 0,
         }
     }
 
@@ -494,9 +505,82 @@ impl Worker {
         if slot.0 == key {
             return slot.1;
         }
-        let e = eval::evaluate_at(&self.pos, self.knowledge);
+        let e = match self.nnue.as_mut() {
+            Some(stack) => stack.evaluate(&self.pos),
+            None => eval::evaluate_at(&self.pos, self.knowledge),
+        };
         *slot = (key, e);
         e
+    }
+
+    // Making and taking back moves: every change of the search position
+    // goes through these four, so that the accumulators follow the board.
+
+    /// Makes `m`, keeping the accumulators in step.
+    #[inline(always)]
+    fn do_move(&mut self, m: Move) {
+        if let Some(stack) = self.nnue.as_mut() {
+            stack.push_move(&self.pos, m);
+        }
+        self.pos.make_move(m);
+    }
+
+    #[inline(always)]
+    fn undo_move(&mut self) {
+        self.pos.unmake_move();
+        if let Some(stack) = self.nnue.as_mut() {
+            stack.pop();
+        }
+    }
+
+    #[inline(always)]
+    fn do_null_move(&mut self) {
+        if let Some(stack) = self.nnue.as_mut() {
+            stack.push_null();
+        }
+        self.pos.make_null_move();
+    }
+
+    #[inline(always)]
+    fn undo_null_move(&mut self) {
+        self.pos.unmake_null_move();
+        if let Some(stack) = self.nnue.as_mut() {
+            stack.pop();
+        }
+    }
+
+    /// Sets up the evaluation the job asks for: the network's accumulators
+    /// at the root, or none for the classical evaluation.
+    fn set_evaluation(&mut self, job: &SearchJob) {
+        let net = job
+            .network
+            .as_ref()
+            .filter(|_| job.character.knowledge == Level::Large);
+        let id = match net {
+            Some(n) => n.hash() | 1,
+            None => job.character.knowledge as u64 * 2,
+        };
+        if id != self.eval_id {
+            // Cached evaluations were made by another evaluation.
+            self.eval_cache.fill((0, 0));
+            self.eval_id = id;
+        }
+        self.knowledge = job.character.knowledge;
+        match net {
+            Some(net) => {
+                if !self
+                    .nnue
+                    .as_ref()
+                    .is_some_and(|s| Arc::ptr_eq(s.network(), net))
+                {
+                    self.nnue = Some(NnueStack::new(net.clone()));
+                }
+                if let Some(stack) = self.nnue.as_mut() {
+                    stack.reset(&self.pos);
+                }
+            }
+            None => self.nnue = None,
+        }
     }
 
     /// Runs iterative deepening for `job` until done or stopped, leaving the
@@ -515,11 +599,7 @@ impl Worker {
         self.frames.fill(Frame::default());
         self.nodes_limit = job.limits.nodes;
         self.was_pondering = job.limits.ponder;
-        if self.knowledge != job.character.knowledge {
-            // Cached evaluations were made with other knowledge.
-            self.eval_cache.fill((0, 0));
-            self.knowledge = job.character.knowledge;
-        }
+        self.set_evaluation(job);
         if self.tun != job.tunables {
             self.tun = job.tunables;
             self.reductions = reduction_table(&self.tun);
@@ -804,31 +884,6 @@ impl Worker {
             self.frame_back(ply, 2).cont_slot,
             self.frame_back(ply, 4).cont_slot,
         ]
-    }
-
-    // -----------------------------------------------------------------------
-    // Making and taking back moves. Every change of the search position goes
-    // through these four, so that state kept in step with the board (such as
-    // an evaluation network's accumulators) has one place to follow it.
-
-    #[inline(always)]
-    fn do_move(&mut self, m: Move) {
-        self.pos.make_move(m);
-    }
-
-    #[inline(always)]
-    fn undo_move(&mut self) {
-        self.pos.unmake_move();
-    }
-
-    #[inline(always)]
-    fn do_null_move(&mut self) {
-        self.pos.make_null_move();
-    }
-
-    #[inline(always)]
-    fn undo_null_move(&mut self) {
-        self.pos.unmake_null_move();
     }
 
     // -----------------------------------------------------------------------

@@ -39,7 +39,7 @@ fn nothing_is_printed_before_the_first_command() {
     e.assert_silent(Duration::from_millis(300));
     e.send("ucci");
     let lines = e.expect("ucciok");
-    assert!(lines[0].starts_with("id name chuhe "), "{lines:?}");
+    assert_id_name(&lines[0]);
 }
 
 #[test]
@@ -47,7 +47,7 @@ fn ucci_handshake_lists_every_standard_option() {
     let mut e = Engine::start();
     e.send("ucci");
     let lines = e.expect("ucciok");
-    assert!(lines[0].starts_with("id name chuhe "));
+    assert_id_name(&lines[0]);
     assert!(lines[1].starts_with("id author "));
     for name in [
         "usemillisec",
@@ -67,6 +67,8 @@ fn ucci_handshake_lists_every_standard_option() {
         "promotion",
         "useegtb",
         "egtbpaths",
+        "usennue",
+        "evalfile",
     ] {
         assert!(
             lines
@@ -90,7 +92,7 @@ fn uci_handshake_lists_the_uci_options() {
     let mut e = Engine::start();
     e.send("uci");
     let lines = e.expect("uciok");
-    assert!(lines[0].starts_with("id name chuhe "));
+    assert_id_name(&lines[0]);
     for name in [
         "Threads",
         "Hash",
@@ -1021,4 +1023,181 @@ fn the_embedded_book_answers_at_once_in_both_dialects() {
         assert!(lines.iter().all(|l| !l.contains("book move")));
         assert!(lines.iter().any(|l| l.starts_with("info depth")));
     }
+}
+
+#[test]
+fn network_options_switch_the_evaluation_and_bad_files_change_nothing() {
+    let dir = std::env::temp_dir();
+    let pid = std::process::id();
+    let missing = dir.join(format!("chuhe-missing-{pid}.nnue"));
+    let truncated = dir.join(format!("chuhe-truncated-{pid}.nnue"));
+    let wrong = dir.join(format!("chuhe-wrong-{pid}.nnue"));
+    let good = dir.join(format!("chuhe-good-{pid}.nnue"));
+    let net = chuhe::nnue::embedded().to_bytes();
+    std::fs::write(&truncated, &net[..net.len() / 2]).unwrap();
+    let mut other = net.clone();
+    other[12] ^= 1; // another hidden-layer size in the header
+    std::fs::write(&wrong, &other).unwrap();
+    std::fs::write(&good, &net).unwrap();
+    for (dialect, diag, set) in [
+        ("ucci", "info message", "setoption evalfile"),
+        ("uci", "info string", "setoption name EvalFile value"),
+    ] {
+        let mut e = Engine::handshake(dialect);
+        e.send(if dialect == "ucci" {
+            "setoption usennue true"
+        } else {
+            "setoption name Use NNUE value true"
+        });
+        e.send("eval");
+        let l = e.until("evaluation line", |l| l.starts_with("evaluation: "));
+        assert!(
+            l.last()
+                .unwrap()
+                .starts_with("evaluation: NNUE, network <embedded>"),
+            "{l:?}"
+        );
+        for (path, why) in [
+            (&missing, "No such file"),
+            (&truncated, "truncated"),
+            (&wrong, "wrong architecture"),
+        ] {
+            e.send(&format!("{set} {}", path.display()));
+            let l = e.until("diagnostic", |l| l.starts_with(diag));
+            let text = l.last().unwrap();
+            assert!(
+                text.contains(why) && text.contains("still using network <embedded>"),
+                "{text}"
+            );
+            e.isready();
+        }
+        // Still the embedded network, still searching.
+        e.send("eval");
+        let l = e.until("evaluation line", |l| l.starts_with("evaluation: "));
+        assert!(l.last().unwrap().contains("network <embedded>"), "{l:?}");
+        e.send(&format!("{set} {}", good.display()));
+        e.send("eval");
+        let l = e.until("evaluation line", |l| l.starts_with("evaluation: "));
+        assert!(
+            l.last().unwrap().contains(&good.display().to_string()),
+            "{l:?}"
+        );
+        e.send(if dialect == "ucci" {
+            "setoption usennue false"
+        } else {
+            "setoption name Use NNUE value false"
+        });
+        e.send("eval");
+        let l = e.until("evaluation line", |l| l.starts_with("evaluation: "));
+        assert!(
+            l.last().unwrap().starts_with("evaluation: classical"),
+            "{l:?}"
+        );
+        e.send("position startpos moves h2e2");
+        e.send("go depth 5");
+        legal_best(&position("startpos moves h2e2"), &e.best());
+    }
+    for p in [truncated, wrong, good] {
+        let _ = std::fs::remove_file(p);
+    }
+}
+
+// -------------------------------------------------------------------------
+// UCI_Variant, UCI_ShowWDL, strength levels
+
+#[test]
+fn uci_variant_is_xiangqi_only() {
+    let mut e = Engine::start();
+    e.send("uci");
+    let lines = e.expect("uciok");
+    assert!(
+        lines.contains(
+            &"option name UCI_Variant type combo default xiangqi var xiangqi".to_string()
+        ),
+        "{lines:?}"
+    );
+    e.send("setoption name UCI_Variant value xiangqi");
+    e.isready();
+    e.send("setoption name UCI_Variant value chess");
+    let lines = e.until("diagnostic", |l| l.starts_with("info string"));
+    assert!(lines.last().unwrap().contains("xiangqi only"), "{lines:?}");
+}
+
+#[test]
+fn show_wdl_adds_chances_to_info_lines() {
+    for (dialect, set) in [
+        ("uci", "setoption name UCI_ShowWDL value true"),
+        ("ucci", "setoption showwdl true"),
+    ] {
+        let mut e = Engine::handshake(dialect);
+        e.send("setoption usebook false");
+        e.send(&format!("position {WINNING}"));
+        e.send("go depth 6");
+        let lines = e.until("bestmove", is_answer);
+        assert!(lines.iter().all(|l| !l.contains(" wdl ")), "off by default");
+        e.send(set);
+        e.send("go depth 6");
+        let lines = e.until("bestmove", is_answer);
+        let infos: Vec<&String> = lines
+            .iter()
+            .filter(|l| l.starts_with("info depth"))
+            .collect();
+        assert!(!infos.is_empty());
+        for l in &infos {
+            let words: Vec<&str> = l.split_whitespace().collect();
+            let at = words.iter().position(|&x| x == "wdl").expect(l);
+            let wdl: Vec<i64> = words[at + 1..at + 4]
+                .iter()
+                .map(|x| x.parse().unwrap())
+                .collect();
+            assert_eq!(wdl.iter().sum::<i64>(), 1000, "{l}");
+            // Right after the score (and its bound), as Stockfish prints it.
+            assert!(words[..at].contains(&"score"), "{l}");
+        }
+        // A chariot up: Red is clearly winning.
+        let last = infos.last().unwrap();
+        assert!(field(last, "wdl").unwrap() > 800, "{last}");
+    }
+}
+
+#[test]
+fn strength_options_in_both_dialects() {
+    let mut e = Engine::start();
+    e.send("uci");
+    let lines = e.expect("uciok");
+    for o in [
+        "option name Skill Level type spin default 20 min 0 max 20",
+        "option name UCI_LimitStrength type check default false",
+        "option name UCI_ShowWDL type check default false",
+    ] {
+        assert!(lines.contains(&o.to_string()), "{o}: {lines:?}");
+    }
+    assert!(
+        lines
+            .iter()
+            .any(|l| l.starts_with("option name UCI_Elo type spin default "))
+    );
+    e.send("ucci");
+    let lines = e.expect("ucciok");
+    for o in [
+        "option skilllevel ",
+        "option limitstrength ",
+        "option elo ",
+        "option showwdl ",
+    ] {
+        assert!(lines.iter().any(|l| l.starts_with(o)), "{o}: {lines:?}");
+    }
+    // A weakened search still answers with a legal move, at once.
+    e.send("setoption skilllevel 0");
+    e.send("setoption usebook false");
+    e.send("position startpos moves h2e2");
+    e.send("go time 60000 increment 0");
+    let mut pos = position("startpos moves h2e2");
+    let m = legal_best(&pos, &e.best());
+    pos.make_move(m);
+    e.send("setoption skilllevel 20");
+    e.send("setoption limitstrength true");
+    e.send("setoption elo 1500");
+    e.send("go depth 30");
+    legal_best(&position("startpos moves h2e2"), &e.best());
 }

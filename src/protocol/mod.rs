@@ -8,10 +8,12 @@
 //! handled while a search runs because the session never blocks on the
 //! search; it only blocks on the channel.
 //!
-//! The first `ucci` or `uci` picks the dialect (a later one switches);
-//! before either, replies are in UCCI. Both dialects accept every spelling
-//! in `parse`; only printing differs (`ucci.rs`, `uci.rs`).
+//! The first `ucci`, `uci` or `xboard` picks the dialect (a later one
+//! switches); before any, replies are in UCCI. UCCI and UCI accept every
+//! spelling in `parse`; only printing differs (`ucci.rs`, `uci.rs`). CECP
+//! (`cecp.rs`) has its own commands and keeps the game itself.
 
+pub mod cecp;
 pub mod options;
 pub mod parse;
 pub mod ucci;
@@ -21,11 +23,12 @@ use crate::engine::{Engine, GoOutcome, GoRequest};
 use crate::eval;
 use crate::movegen;
 use crate::position::Position;
-use crate::search::{Report, Reporter};
+use crate::search::{IterationInfo, Report, Reporter};
 use crate::time::{Clock, Limits};
 use crate::tools::{bench, perft};
 use crate::tt::TtHit;
 use crate::types::*;
+use crate::wdl;
 use crossbeam_channel::{Receiver, Sender, unbounded};
 use options::Effect;
 use parse::{Base, Command, GoParams, OptionSpec, PositionSpec, parse_command, parse_move, quote};
@@ -33,7 +36,9 @@ use std::collections::VecDeque;
 use std::io::{BufRead, BufReader, Read, Write};
 use std::sync::Arc;
 
-pub const NAME_LINE: &str = concat!("chuhe ", env!("CARGO_PKG_VERSION"));
+/// The engine's name and version (`chuhe` + [`crate::VERSION`]): the UCCI
+/// and UCI `id name`, the CECP `myname`, the `--version` line.
+pub const NAME_LINE: &str = concat!("chuhe ", env!("CHUHE_VERSION"));
 pub const AUTHORS: &str = "the chuhe authors";
 
 /// Longest input line obeyed; a longer one is dropped with a diagnostic.
@@ -59,6 +64,8 @@ pub const RESIGN_MATED_MOVES: u32 = 2;
 pub enum Dialect {
     Ucci,
     Uci,
+    /// XBoard/WinBoard (`xboard`, then `protover 2`).
+    Cecp,
 }
 
 enum Event {
@@ -114,6 +121,7 @@ fn run_with<R: Read + Send + 'static, W: Write>(
         broken: false,
         lost_streak: 0,
         mated_streak: 0,
+        cecp: cecp::State::default(),
     };
     session.run_loop();
 }
@@ -187,6 +195,12 @@ fn forward(tx: &Sender<Event>, line: &mut Vec<u8>, len: &mut usize) -> bool {
     tx.send(event).is_ok()
 }
 
+/// ` wdl W D L`, or nothing.
+pub fn wdl_text(wdl: Option<(u32, u32, u32)>) -> String {
+    wdl.map(|(w, d, l)| format!(" wdl {w} {d} {l}"))
+        .unwrap_or_default()
+}
+
 pub fn move_list(moves: &[Move]) -> String {
     moves
         .iter()
@@ -212,6 +226,8 @@ struct Session<W: Write> {
     broken: bool,
     lost_streak: u32,
     mated_streak: u32,
+    /// The game and its settings while the dialect is CECP.
+    cecp: cecp::State,
 }
 
 impl<W: Write> Session<W> {
@@ -299,28 +315,46 @@ impl<W: Write> Session<W> {
         }
     }
 
+    /// Win/draw/loss chances for an iteration's score, when the host asked
+    /// for them (`UCI_ShowWDL`), judged on the searched position's material.
+    fn wdl(&self, i: &IterationInfo) -> Option<(u32, u32, u32)> {
+        if !self.engine.options.show_wdl {
+            return None;
+        }
+        let root = self
+            .pending
+            .front()
+            .map_or(self.engine.position(), |p| &p.root);
+        Some(wdl::wdl(i.score, wdl::material(root)))
+    }
+
     /// A diagnostic or message for the user, one line.
     fn diag(&mut self, text: &str) {
         let line = match self.dialect {
             Dialect::Ucci => ucci::message(text),
             Dialect::Uci => uci::message(text),
+            Dialect::Cecp => cecp::comment(text),
         };
         self.emit(&line);
     }
 
     fn report(&mut self, r: Report) {
+        if self.dialect == Dialect::Cecp {
+            return self.cecp_report(r);
+        }
         match r {
             Report::Iteration(i) => {
+                let wdl = self.wdl(&i);
                 let line = match self.dialect {
-                    Dialect::Ucci => ucci::iteration(&i),
-                    Dialect::Uci => uci::iteration(&i),
+                    Dialect::Ucci => ucci::iteration(&i, wdl),
+                    _ => uci::iteration(&i, wdl),
                 };
                 self.emit(&line);
             }
             Report::CurrentMove { depth, mv, number } => {
                 let line = match self.dialect {
                     Dialect::Ucci => ucci::current_move(mv, number),
-                    Dialect::Uci => uci::current_move(depth, mv, number),
+                    _ => uci::current_move(depth, mv, number),
                 };
                 self.emit(&line);
             }
@@ -354,7 +388,7 @@ impl<W: Write> Session<W> {
         };
         let line = match self.dialect {
             Dialect::Ucci => ucci::best_move(best, ponder, suffix),
-            Dialect::Uci => uci::best_move(best, ponder),
+            _ => uci::best_move(best, ponder),
         };
         self.emit(&line);
     }
@@ -395,6 +429,9 @@ impl<W: Write> Session<W> {
 
     fn line(&mut self, text: &str) {
         log::debug!("<< {text}");
+        if self.dialect == Dialect::Cecp {
+            return self.cecp_line(text);
+        }
         match parse_command(text) {
             Ok(None) => {}
             Ok(Some(cmd)) => self.command(cmd),
@@ -415,6 +452,10 @@ impl<W: Write> Session<W> {
                 for l in uci::handshake(&self.engine.options) {
                     self.emit(&l);
                 }
+            }
+            Command::Xboard => {
+                self.dialect = Dialect::Cecp;
+                self.cecp_start();
             }
             Command::IsReady => {
                 if !self.searching()
@@ -464,6 +505,12 @@ impl<W: Write> Session<W> {
             }
             Command::Display => self.display(),
             Command::Eval => {
+                self.emit(&format!(
+                    "evaluation: {}: {} for the side to move",
+                    self.engine.evaluation_name(),
+                    self.engine.static_evaluation()
+                ));
+                self.emit("classical evaluation terms:");
                 let text = eval::describe(self.engine.position());
                 for l in text.lines() {
                     self.emit(l);
@@ -536,16 +583,37 @@ impl<W: Write> Session<W> {
                 }
             },
         };
-        match options::apply(def, value.as_deref(), &mut self.engine.options) {
-            Ok(Effect::Stored) if def.id == options::OptionId::BookFiles => {
+        match self.set_option_def(def, value.as_deref()) {
+            Ok(()) => {}
+            Err(_) if silent => {}
+            Err(e) => self.diag(&e),
+        }
+    }
+
+    /// Sets one option; notes go to the host, a refused value comes back.
+    fn set_option_def(
+        &mut self,
+        def: &'static options::OptionDef,
+        value: Option<&str>,
+    ) -> Result<(), String> {
+        match options::apply(def, value, &mut self.engine.options)? {
+            Effect::Stored if def.id == options::OptionId::EvalFile => {
+                // Read the network now, so a bad file is reported at once.
+                match self.engine.load_network() {
+                    Ok(summary) if self.engine.options.debug => self.diag(&summary),
+                    Ok(_) => {}
+                    Err(e) => return Err(e),
+                }
+            }
+            Effect::Stored if def.id == options::OptionId::BookFiles => {
                 // Read the books now, so a bad path is reported at once.
                 match self.engine.load_book() {
                     Ok(summary) if self.engine.options.debug => self.diag(&summary),
                     Ok(_) => {}
-                    Err(e) => self.diag(&e),
+                    Err(e) => return Err(e),
                 }
             }
-            Ok(Effect::Stored) => {
+            Effect::Stored => {
                 let resizes = matches!(
                     def.id,
                     options::OptionId::HashSize | options::OptionId::Threads
@@ -557,12 +625,11 @@ impl<W: Write> Session<W> {
                     ));
                 }
             }
-            Ok(Effect::Note(n)) => self.diag(&n),
-            Ok(Effect::NewGame) => self.new_game(),
-            Ok(Effect::ClearHash) => self.engine.clear_hash(),
-            Err(_) if silent => {}
-            Err(e) => self.diag(&e),
+            Effect::Note(n) => self.diag(&n),
+            Effect::NewGame => self.new_game(),
+            Effect::ClearHash => self.engine.clear_hash(),
         }
+        Ok(())
     }
 
     /// The search's tunables are hidden options (for SPSA tuners): set one,
@@ -773,7 +840,7 @@ impl<W: Write> Session<W> {
 
     fn display(&mut self) {
         let pos = self.engine.position().clone();
-        let mut lines = Vec::new();
+        let mut lines = vec![format!("engine {NAME_LINE}")];
         for rank in (0..10u8).rev() {
             let mut row = format!("{rank} ");
             for file in 0..9u8 {
@@ -871,8 +938,13 @@ fn pophash(hit: Option<TtHit>, pos: &Position) -> String {
 }
 
 const HELP: &[&str] = &[
-    "chuhe speaks UCCI and UCI; send `ucci` or `uci` first. Commands:",
+    concat!(
+        "chuhe ",
+        env!("CHUHE_VERSION"),
+        " speaks UCCI, UCI and CECP; send `ucci`, `uci` or `xboard` first. Commands:"
+    ),
     "  ucci | uci                      handshake: names, options, ucciok/uciok",
+    "  xboard, protover 2              CECP (XBoard/WinBoard): the engine keeps the game; see README",
     "  isready                         answers readyok (allocates the hash table if needed)",
     "  setoption <name> [<value>]      also: setoption name <Name> value <v>",
     "  ucinewgame                      new game (UCCI: setoption newgame)",
@@ -886,7 +958,7 @@ const HELP: &[&str] = &[
     "  quit                            exit (UCCI answers bye)",
     "  perft <d> | divide <d>          move-path counts of the current position (d <= 5)",
     "  bench [depth]                   fixed search test; the node total is the build's signature",
-    "  d | display                     board, FEN, key and legal moves",
+    "  d | display                     engine version, board, FEN, key and legal moves",
     "  eval                            static evaluation and its terms",
     "  help                            this text",
 ];
@@ -1060,6 +1132,102 @@ mod tests {
                 let _ = build_position(&spec);
             }
             let _ = Position::from_fen(&line);
+        }
+    }
+
+    const CECP_WORDS: &[&str] = &[
+        "new",
+        "variant",
+        "xiangqi",
+        "force",
+        "go",
+        "playother",
+        "usermove",
+        "h2e2",
+        "h9g7",
+        "b0c2",
+        "a9a8",
+        "e0e1",
+        "setboard",
+        "rnbakabnr/9/1c5c1/p1p1p1p1p/9",
+        "9/9/P1P1P1P1P/1C5C1/9/RNBAKABNR",
+        "4k4/9/r7r/9/9/9/9/9/3K5/9",
+        "w",
+        "b",
+        "-",
+        "0",
+        "1",
+        "undo",
+        "remove",
+        "sd",
+        "2",
+        "nps",
+        "5000",
+        "otim",
+        "ping",
+        "post",
+        "nopost",
+        "analyze",
+        "exit",
+        ".",
+        "?",
+        "hard",
+        "easy",
+        "memory",
+        "cores",
+        "option",
+        "Skill Level=3",
+        "MultiPV=2",
+        "Style=risky",
+        "UseBook=0",
+        "Clear Hash",
+        "result",
+        "1-0",
+        "{Red mates}",
+        "draw",
+        "hint",
+        "bk",
+        "random",
+        "computer",
+        "name",
+        "accepted",
+        "rejected",
+        "protover",
+        "-1",
+        "abc",
+        "99999999999999999999",
+        "\u{fffd}",
+        "d",
+        "eval",
+        "white",
+        "edit",
+    ];
+
+    #[test]
+    fn random_cecp_sessions_never_break_the_engine() {
+        let mut rng = Rng(0xc0ffee);
+        for round in 0..40 {
+            let mut input = b"xboard\nprotover 2\nst 0.02\nsd 3\n".to_vec();
+            for _ in 0..rng.below(30) {
+                if rng.below(5) == 0 {
+                    input.extend((0..rng.below(40)).map(|_| rng.next() as u8));
+                } else {
+                    let words: Vec<&str> = (0..1 + rng.below(6))
+                        .map(|_| CECP_WORDS[rng.below(CECP_WORDS.len())])
+                        .collect();
+                    input.extend(words.join(" ").bytes());
+                }
+                input.push(b'\n');
+            }
+            input.extend(b"exit\nnew\nsd 2\ngo\nping 99\n");
+            let out = session(&input);
+            let lines: Vec<&str> = out.lines().collect();
+            let pong = lines.iter().rposition(|l| *l == "pong 99");
+            let pong = pong.unwrap_or_else(|| panic!("round {round}: no pong\n{out}"));
+            let mv = lines[..pong].iter().rposition(|l| l.starts_with("move "));
+            let mv = mv.unwrap_or_else(|| panic!("round {round}: no move\n{out}"));
+            let m = Move::parse(&lines[mv]["move ".len()..]).unwrap();
+            assert!(is_legal(&Position::startpos(), m), "{out}");
         }
     }
 

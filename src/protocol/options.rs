@@ -8,6 +8,7 @@ use super::Dialect;
 use super::parse::{parse_bool, parse_int, quote};
 use crate::engine::{self, EngineOptions, Randomness};
 use crate::search::{Level, Style};
+use crate::skill;
 use crate::thread::MAX_THREADS;
 
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -33,6 +34,14 @@ pub enum OptionId {
     MultiPv,
     MoveOverhead,
     MoveLimit,
+    UseNnue,
+    EvalFile,
+    SkillLevel,
+    LimitStrength,
+    Elo,
+    ShowWdl,
+    /// UCI `UCI_Variant`: xiangqi is the only one.
+    Variant,
     /// Old UCCI names accepted and ignored without a word.
     Tolerated,
 }
@@ -62,6 +71,7 @@ pub struct OptionDef {
 const LEVELS: &[&str] = &["none", "small", "medium", "large"];
 const STYLES: &[&str] = &["solid", "normal", "risky"];
 const RANDOMNESS: &[&str] = &["none", "tiny", "small", "medium", "large", "huge"];
+const VARIANTS: &[&str] = &["xiangqi"];
 
 const fn def(
     id: OptionId,
@@ -196,6 +206,75 @@ pub const OPTIONS: &[OptionDef] = &[
             min: engine::MIN_MOVE_LIMIT as i64,
             max: engine::MAX_MOVE_LIMIT as i64,
         },
+        true,
+        true,
+    ),
+    def(
+        OptionId::SkillLevel,
+        "skilllevel",
+        "Skill Level",
+        &["skill"],
+        Kind::Spin {
+            min: 0,
+            max: skill::MAX_LEVEL as i64,
+        },
+        true,
+        true,
+    ),
+    def(
+        OptionId::LimitStrength,
+        "limitstrength",
+        "UCI_LimitStrength",
+        &[],
+        Kind::Check,
+        true,
+        true,
+    ),
+    def(
+        OptionId::Elo,
+        "elo",
+        "UCI_Elo",
+        &[],
+        Kind::Spin {
+            min: skill::MIN_ELO as i64,
+            max: skill::MAX_ELO as i64,
+        },
+        true,
+        true,
+    ),
+    def(
+        OptionId::ShowWdl,
+        "showwdl",
+        "UCI_ShowWDL",
+        &[],
+        Kind::Check,
+        true,
+        true,
+    ),
+    def(
+        OptionId::Variant,
+        "variant",
+        "UCI_Variant",
+        &[],
+        Kind::Combo(VARIANTS),
+        false,
+        true,
+    ),
+    def(
+        OptionId::UseNnue,
+        "usennue",
+        "Use NNUE",
+        &[],
+        Kind::Check,
+        true,
+        true,
+    ),
+    def(
+        OptionId::EvalFile,
+        "evalfile",
+        "EvalFile",
+        &[],
+        Kind::Text,
         true,
         true,
     ),
@@ -355,6 +434,13 @@ fn current(d: &OptionDef, o: &EngineOptions) -> String {
         OptionId::MultiPv => o.multipv.to_string(),
         OptionId::MoveOverhead => o.move_overhead.to_string(),
         OptionId::MoveLimit => o.move_limit.to_string(),
+        OptionId::UseNnue => o.use_nnue.to_string(),
+        OptionId::EvalFile => o.eval_file.clone(),
+        OptionId::SkillLevel => o.skill_level.to_string(),
+        OptionId::LimitStrength => o.limit_strength.to_string(),
+        OptionId::Elo => o.elo.to_string(),
+        OptionId::ShowWdl => o.show_wdl.to_string(),
+        OptionId::Variant => VARIANTS[0].to_string(),
         OptionId::NewGame | OptionId::ClearHash | OptionId::Tolerated => String::new(),
     }
 }
@@ -400,6 +486,56 @@ pub fn announcements(dialect: Dialect, o: &EngineOptions) -> Vec<String> {
         lines.push(line);
     }
     lines
+}
+
+/// The option `feature`s of CECP: the UCI options under their UCI names,
+/// less those XBoard sets through its own commands (`memory`, `cores`,
+/// `hard`/`easy`, `variant`) and `UCI_ShowWDL` (CECP has no place for it).
+pub fn cecp_announcements(o: &EngineOptions) -> Vec<String> {
+    let mut lines = Vec::new();
+    for d in OPTIONS {
+        let own_command = matches!(
+            d.id,
+            OptionId::HashSize
+                | OptionId::Threads
+                | OptionId::Ponder
+                | OptionId::Variant
+                | OptionId::ShowWdl
+        );
+        if !d.announce_uci || own_command {
+            continue;
+        }
+        let value = current(d, o);
+        let tail = match d.kind {
+            Kind::Check => format!("-check {}", u8::from(value == "true")),
+            Kind::Spin { min, max } => format!("-spin {value} {min} {max}"),
+            Kind::Combo(vars) => {
+                let choices: Vec<String> = vars
+                    .iter()
+                    .map(|v| {
+                        if *v == value {
+                            format!("*{v}")
+                        } else {
+                            v.to_string()
+                        }
+                    })
+                    .collect();
+                format!("-combo {}", choices.join(" /// "))
+            }
+            Kind::Text => format!("-string {value}"),
+            Kind::Button => "-button".to_string(),
+        };
+        lines.push(format!("feature option=\"{} {tail}\"", d.uci));
+    }
+    lines
+}
+
+/// The definition of an option.
+pub fn by_id(id: OptionId) -> &'static OptionDef {
+    OPTIONS
+        .iter()
+        .find(|d| d.id == id)
+        .expect("every option id is in the table")
 }
 
 /// Both protocols write an empty string default as `<empty>`.
@@ -469,6 +605,14 @@ pub fn apply(d: &OptionDef, value: Option<&str>, o: &mut EngineOptions) -> Resul
         OptionId::Debug => o.debug = check()?,
         OptionId::Ponder => o.ponder = check()?,
         OptionId::UseBook => o.use_book = check()?,
+        OptionId::UseNnue => o.use_nnue = check()?,
+        OptionId::EvalFile => {
+            o.eval_file = if raw.is_empty() || lower == "<empty>" || lower == "<embedded>" {
+                crate::nnue::EMBEDDED_NAME.to_string()
+            } else {
+                raw.to_string()
+            }
+        }
         OptionId::UseEgtb => {
             o.use_egtb = check()?;
             if o.use_egtb {
@@ -501,6 +645,18 @@ pub fn apply(d: &OptionDef, value: Option<&str>, o: &mut EngineOptions) -> Resul
         OptionId::MultiPv => o.multipv = spin()? as usize,
         OptionId::MoveOverhead => o.move_overhead = spin()? as u64,
         OptionId::MoveLimit => o.move_limit = spin()? as u32,
+        OptionId::SkillLevel => o.skill_level = spin()? as u32,
+        OptionId::LimitStrength => o.limit_strength = check()?,
+        OptionId::Elo => o.elo = spin()? as i32,
+        OptionId::ShowWdl => o.show_wdl = check()?,
+        OptionId::Variant => {
+            if !VARIANTS.contains(&lower.as_str()) {
+                return Err(format!(
+                    "option UCI_Variant: {} is not supported; chuhe plays xiangqi only",
+                    quote(raw)
+                ));
+            }
+        }
         OptionId::Randomness => o.randomness = Randomness::parse(&lower).ok_or_else(combo_error)?,
         OptionId::Style => {
             o.style = Style::ALL

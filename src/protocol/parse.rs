@@ -16,6 +16,8 @@ const QUOTE_LIMIT: usize = 40;
 pub enum Command {
     Ucci,
     Uci,
+    /// CECP (XBoard/WinBoard) handshake: the rest of the session is CECP.
+    Xboard,
     IsReady,
     /// UCI `debug on|off`.
     Debug(bool),
@@ -146,6 +148,7 @@ pub fn parse_command(line: &str) -> Result<Option<Command>, String> {
     let cmd = match word.as_str() {
         "ucci" => Command::Ucci,
         "uci" => Command::Uci,
+        "xboard" => Command::Xboard,
         "isready" => Command::IsReady,
         "debug" => Command::Debug(match rest.first().map(|s| s.to_ascii_lowercase()) {
             None => true,

@@ -16,17 +16,19 @@ pub fn handshake(o: &EngineOptions) -> Vec<String> {
     lines
 }
 
-pub fn iteration(i: &IterationInfo) -> String {
+/// `wdl`: win/draw/loss per mille, printed after the score when given.
+pub fn iteration(i: &IterationInfo, wdl: Option<(u32, u32, u32)>) -> String {
     let multipv = if i.multipv > 1 {
         format!(" multipv {}", i.multipv)
     } else {
         String::new()
     };
     format!(
-        "info depth {} seldepth {}{multipv} score {} time {} nodes {} nps {} hashfull {} pv {}",
+        "info depth {} seldepth {}{multipv} score {}{} time {} nodes {} nps {} hashfull {} pv {}",
         i.depth,
         i.seldepth,
         i.score,
+        super::wdl_text(wdl),
         i.time_ms,
         i.nodes,
         i.nps,

@@ -27,18 +27,20 @@ pub fn score(s: Score) -> String {
     }
 }
 
-pub fn iteration(i: &IterationInfo) -> String {
+/// `wdl`: win/draw/loss per mille, printed after the score when given.
+pub fn iteration(i: &IterationInfo, wdl: Option<(u32, u32, u32)>) -> String {
     let bound = match i.bound {
         Bound::Lower => " lowerbound",
         Bound::Upper => " upperbound",
         _ => "",
     };
     format!(
-        "info depth {} seldepth {} multipv {} score {}{bound} nodes {} nps {} hashfull {} time {} pv {}",
+        "info depth {} seldepth {} multipv {} score {}{bound}{} nodes {} nps {} hashfull {} time {} pv {}",
         i.depth,
         i.seldepth,
         i.multipv,
         score(i.score),
+        super::wdl_text(wdl),
         i.nodes,
         i.nps,
         i.hashfull,

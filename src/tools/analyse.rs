@@ -16,6 +16,8 @@ pub struct AnalyseOptions {
     pub threads: usize,
     pub hash_mb: usize,
     pub multipv: usize,
+    /// The network to evaluate with (`None`: classical).
+    pub network: Option<Arc<crate::nnue::Network>>,
 }
 
 /// Formats a score for people: pawns with two decimals, or "mate in N".
@@ -88,8 +90,16 @@ pub fn run(pos: Position, opts: AnalyseOptions, out: Arc<Mutex<dyn Write + Send>
         };
         let _ = w.flush();
     });
+    if let Ok(mut w) = out.lock() {
+        let _ = writeln!(
+            w,
+            "evaluation: {}",
+            crate::tools::bench::evaluation_name(opts.network.as_deref())
+        );
+    }
     let mut job = SearchJob::new(pos, opts.limits, tt, pool.size(), reporter);
     job.multipv = opts.multipv.max(1);
+    job.network = opts.network;
     pool.start(job);
     pool.wait();
 }

@@ -3,6 +3,7 @@
 //! signature (quoted as `Bench: <nodes>` in commits that change search or
 //! evaluation), so everything here must be deterministic.
 
+use crate::nnue::Network;
 use crate::position::Position;
 use crate::search::{Report, SearchJob};
 use crate::thread::ThreadPool;
@@ -61,7 +62,7 @@ pub const POSITIONS: &[&str] = &[
 /// Runs the bench and writes one line per position plus the totals.
 /// Returns the total node count.
 pub fn run(depth: i32, out: &mut impl Write) -> std::io::Result<u64> {
-    run_with(depth, 1, HASH_MB, out)
+    run_with(depth, 1, HASH_MB, crate::nnue::default_network(), out)
 }
 
 /// The bench with another thread count or table size: not a signature
@@ -71,6 +72,7 @@ pub fn run_with(
     depth: i32,
     threads: usize,
     hash_mb: usize,
+    network: Option<Arc<Network>>,
     out: &mut impl Write,
 ) -> std::io::Result<u64> {
     let tt = Arc::new(TranspositionTable::new(hash_mb));
@@ -92,7 +94,8 @@ pub fn run_with(
                 }
             }
         });
-        let job = SearchJob::new(pos, Limits::depth(depth), tt.clone(), pool.size(), reporter);
+        let mut job = SearchJob::new(pos, Limits::depth(depth), tt.clone(), pool.size(), reporter);
+        job.network = network.clone();
         let t = Instant::now();
         let job = pool.start(job);
         pool.wait();
@@ -110,6 +113,7 @@ pub fn run_with(
     }
     let secs = start.elapsed().as_secs_f64();
     writeln!(out, "===========================")?;
+    writeln!(out, "Evaluation: {}", evaluation_name(network.as_deref()))?;
     writeln!(out, "Total time (ms) : {}", (secs * 1000.0) as u64)?;
     writeln!(out, "Nodes searched: {total}")?;
     writeln!(
@@ -119,4 +123,29 @@ pub fn run_with(
     )?;
     out.flush()?;
     Ok(total)
+}
+
+/// The evaluation a tool searches with, in words.
+pub fn evaluation_name(network: Option<&Network>) -> String {
+    match network {
+        Some(net) => format!(
+            "NNUE, network {:016x}, {} kernels",
+            net.hash(),
+            crate::nnue::simd::kernel_name()
+        ),
+        None => "classical".to_string(),
+    }
+}
+
+/// The evaluation a tool's `--classical`/`--evalfile` flags ask for: the
+/// classical evaluation, a network file, or the build's default.
+pub fn choose_evaluation(
+    classical: bool,
+    evalfile: Option<&str>,
+) -> Result<Option<Arc<Network>>, String> {
+    match (classical, evalfile) {
+        (true, _) => Ok(None),
+        (false, Some(path)) => Network::load(path).map(|n| Some(Arc::new(n))),
+        (false, None) => Ok(crate::nnue::default_network()),
+    }
 }

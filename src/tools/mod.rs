@@ -6,9 +6,12 @@
 pub mod analyse;
 pub mod bench;
 pub mod book;
+pub mod datagen;
 pub mod judge;
 pub mod mates;
 pub mod perft;
 pub mod spsa;
 pub mod timeplan;
+pub mod train;
 pub mod tune;
+pub mod wdl_fit;

@@ -204,3 +204,17 @@ pub fn budget(line: &str) -> (u64, u64) {
     assert!(nums.len() >= 2, "not a budget line: {line}");
     (nums[0], nums[1])
 }
+
+/// Checks an `id name` line: `chuhe` and the package version, and, for the
+/// binary built with these tests (not another one named by `CHUHE_BIN`),
+/// exactly the library's version line with its commit.
+pub fn assert_id_name(line: &str) {
+    let want = concat!("id name chuhe ", env!("CARGO_PKG_VERSION"));
+    assert!(
+        line == want || line.starts_with(&format!("{want} (")),
+        "{line:?} does not start with {want:?}"
+    );
+    if std::env::var_os("CHUHE_BIN").is_none() {
+        assert_eq!(line, format!("id name {}", chuhe::protocol::NAME_LINE));
+    }
+}

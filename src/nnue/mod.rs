@@ -1,0 +1,176 @@
+//! The neural network evaluation (NNUE): an efficiently updatable network
+//! whose first layer is kept up to date move by move.
+//!
+//! * `features`: what the network sees (piece × point per perspective) and
+//!   the output bucket;
+//! * `network`: the quantised weights, the file format and the output layer;
+//! * `simd`: the hot loops, AVX2 and a bit-identical scalar twin;
+//! * `accumulator`: one search thread's accumulator stack;
+//! * `data`: the training records that `chuhe datagen` writes and
+//!   `chuhe train` reads.
+
+pub mod accumulator;
+pub mod data;
+pub mod features;
+pub mod network;
+pub mod simd;
+
+pub use accumulator::{NnueStack, evaluate_full};
+pub use network::{Base, NetError, Network};
+
+use once_cell::sync::Lazy;
+use std::sync::Arc;
+
+/// Whether this build evaluates with the network by default (the
+/// `Use NNUE` option's default).
+pub const DEFAULT_USE_NNUE: bool = false;
+
+/// The `EvalFile` value that names the network built into the binary.
+pub const EMBEDDED_NAME: &str = "<embedded>";
+
+/// The network built into the binary (see `src/nnue/README.md` for how it
+/// was made).
+static EMBEDDED_BYTES: &[u8] = include_bytes!("default.nnue");
+
+static EMBEDDED: Lazy<Arc<Network>> = Lazy::new(|| {
+    Arc::new(
+        Network::from_bytes(EMBEDDED_BYTES)
+            .expect("the embedded network is valid (a unit test reads it)"),
+    )
+});
+
+/// The network built into the binary.
+pub fn embedded() -> Arc<Network> {
+    EMBEDDED.clone()
+}
+
+/// The network a search uses unless told otherwise: the embedded one when
+/// the network is this build's default evaluation.
+pub fn default_network() -> Option<Arc<Network>> {
+    DEFAULT_USE_NNUE.then(embedded)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::movegen;
+    use crate::position::Position;
+    use features::{BUCKETS, INPUTS};
+    use network::HIDDEN;
+    use std::sync::Arc;
+
+    /// A network with pseudo-random weights in the trained ranges.
+    pub(crate) fn random_network(seed: u64) -> Network {
+        let mut s = seed;
+        let mut next = move |m: i64| {
+            s = s
+                .wrapping_mul(6364136223846793005)
+                .wrapping_add(1442695040888963407);
+            ((s >> 33) as i64 % (2 * m + 1) - m) as i16
+        };
+        let ft = (0..INPUTS * HIDDEN).map(|_| next(120)).collect();
+        let bias = std::array::from_fn(|_| next(200));
+        let out = (0..BUCKETS * 2 * HIDDEN).map(|_| next(127)).collect();
+        Network::new(ft, bias, out, [0; BUCKETS], Base::None, "random".into())
+    }
+
+    #[test]
+    fn incremental_accumulators_equal_a_refresh() {
+        let mut net = random_network(5);
+        // A correction network, so that the base is checked too.
+        net.base = Base::Classical;
+        let net = Arc::new(net);
+        let mut stack = NnueStack::new(net.clone());
+        let mut seed = 17u64;
+        let mut rand = |n: usize| {
+            seed = seed
+                .wrapping_mul(6364136223846793005)
+                .wrapping_add(1442695040888963407);
+            (seed >> 33) as usize % n
+        };
+        let mut checked = 0;
+        for game in 0..30 {
+            let mut pos = Position::startpos();
+            stack.reset(&pos);
+            let mut depth = 0;
+            for _ply in 0..200 {
+                let moves = movegen::legal_moves(&pos);
+                // Sometimes take moves back, sometimes pass, as a search does.
+                let r = rand(10);
+                if (r == 0 || moves.is_empty()) && depth > 0 {
+                    pos.unmake_move();
+                    stack.pop();
+                    depth -= 1;
+                } else if moves.is_empty() {
+                    break;
+                } else if r == 1 && !pos.in_check() && depth > 0 {
+                    pos.make_null_move();
+                    stack.push_null();
+                    if rand(2) == 0 {
+                        let _ = stack.evaluate(&pos);
+                    }
+                    pos.unmake_null_move();
+                    stack.pop();
+                } else {
+                    let m = moves.as_slice()[rand(moves.len())];
+                    stack.push_move(&pos, m);
+                    pos.make_move(m);
+                    depth += 1;
+                }
+                // Evaluate only now and then, so updates span several plies.
+                if rand(3) == 0 || game % 5 == 0 {
+                    let acc = stack.current();
+                    for persp in crate::types::Color::BOTH {
+                        let mut fresh = simd::Accumulator::default();
+                        accumulator::refresh(&net, &pos, persp, &mut fresh);
+                        assert_eq!(acc[persp.index()].0, fresh.0, "game {game} {pos:?}");
+                    }
+                    assert_eq!(stack.evaluate(&pos), evaluate_full(&net, &pos));
+                    checked += 1;
+                }
+            }
+        }
+        assert!(checked > 1000, "only {checked} positions checked");
+    }
+
+    #[test]
+    fn embedded_network_is_valid() {
+        let net = Network::from_bytes(EMBEDDED_BYTES).unwrap();
+        assert!(
+            net.description.starts_with("chuhe train"),
+            "{}",
+            net.description
+        );
+        // A sane scale: the start position is close to level, a chariot up
+        // is clearly winning.
+        let start = evaluate_full(&net, &Position::startpos());
+        assert!(start.abs() < 100, "start position {start}");
+        let up = Position::from_fen(
+            "rnbakabn1/9/1c5c1/p1p1p1p1p/9/9/P1P1P1P1P/1C5C1/9/RNBAKABNR w - - 0 1",
+        )
+        .unwrap();
+        let e = evaluate_full(&net, &up);
+        assert!(e > 150, "a chariot up: {e}");
+    }
+
+    #[test]
+    fn colour_swap_gives_the_same_evaluation() {
+        let net = random_network(9);
+        let mut pos = Position::startpos();
+        let mut seed = 3u64;
+        for _ in 0..120 {
+            let moves = movegen::legal_moves(&pos);
+            if moves.is_empty() {
+                break;
+            }
+            seed = seed
+                .wrapping_mul(6364136223846793005)
+                .wrapping_add(1442695040888963407);
+            pos.make_move(moves.as_slice()[(seed >> 33) as usize % moves.len()]);
+            assert_eq!(
+                evaluate_full(&net, &pos),
+                evaluate_full(&net, &pos.colour_swapped())
+            );
+        }
+    }
+}

@@ -1,0 +1,395 @@
+//! The quantised network and its file format.
+//!
+//! Architecture: `INPUTS` (1,260) sparse inputs per perspective → `HIDDEN`
+//! (the accumulator, `i16`) per perspective → squared clipped ReLU on the
+//! two accumulators (side to move first) → one of `BUCKETS` output neurons
+//! chosen by material.
+//!
+//! Quantisation: feature weights and biases are scaled by `QA` (255) and
+//! stored as `i16`, so the accumulator holds `QA * x`; the activation is
+//! `clamp(acc, 0, QA)^2` (that is `QA^2 * screlu(x)`); output weights are
+//! scaled by `QB` (64) and the output bias by `QA * QB`. The evaluation in
+//! centipawns is `(sum / QA + bias) * SCALE / (QA * QB)`. The trainer clips
+//! feature weights to `FT_CLIP` (so 32 pieces plus the bias cannot wrap an
+//! `i16` accumulator) and output weights to `OUT_CLIP` (so a clipped
+//! activation times a weight fits an `i16`, as the AVX2 kernel needs).
+//!
+//! A network may be trained as a correction to the classical evaluation
+//! (`Base::Classical`): the evaluation is then the classical one plus the
+//! network's output. With little training data this lets the network learn
+//! only what the hand-written terms miss.
+//!
+//! File layout (little-endian):
+//!
+//! | bytes | content |
+//! |-------|---------|
+//! | 0..4 | magic `CHNN` |
+//! | 4..8 | `u32` format version (1) |
+//! | 8..32 | `u32` each: inputs, hidden, buckets, QA, QB, SCALE |
+//! | 32..40 | `u64` FNV-1a hash of the payload |
+//! | 40..44 | `u32` base: 0 = the network's output is the evaluation, 1 = it is a correction added to the classical evaluation |
+//! | 44..48 | `u32` description length `n` (at most 4,096) |
+//! | 48..48+n | description, UTF-8 (how the network was made) |
+//! | then | payload: feature weights `i16[INPUTS][HIDDEN]`, feature biases `i16[HIDDEN]`, output weights `i16[BUCKETS][2 * HIDDEN]`, output biases `i32[BUCKETS]` |
+
+use super::features::{BUCKETS, INPUTS};
+use super::simd::{self, Accumulator};
+use crate::types::Score;
+use std::fmt;
+
+pub const HIDDEN: usize = 256;
+pub const QA: i32 = 255;
+pub const QB: i32 = 64;
+pub const SCALE: i32 = 400;
+/// The largest feature weight or bias, in float units.
+pub const FT_CLIP: f32 = 32_000.0 / (33.0 * QA as f32);
+/// The largest output weight, in float units.
+pub const OUT_CLIP: f32 = 127.0 / QB as f32;
+
+pub const MAGIC: [u8; 4] = *b"CHNN";
+pub const VERSION: u32 = 1;
+const HEADER: usize = 48;
+const MAX_DESCRIPTION: usize = 4096;
+const PAYLOAD: usize = (INPUTS * HIDDEN + HIDDEN + BUCKETS * 2 * HIDDEN) * 2 + BUCKETS * 4;
+
+/// Why a network file was refused.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum NetError {
+    Truncated { len: usize, needed: usize },
+    BadMagic,
+    Version(u32),
+    Architecture { found: [u32; 6], expected: [u32; 6] },
+    BadDescription,
+    BadBase(u32),
+    HashMismatch { stored: u64, computed: u64 },
+    TrailingBytes(usize),
+}
+
+impl fmt::Display for NetError {
+    fn fmt(&self, f: &mut fmt::Formatter) -> fmt::Result {
+        match self {
+            NetError::Truncated { len, needed } => {
+                write!(
+                    f,
+                    "file is truncated ({len} bytes, a network needs {needed})"
+                )
+            }
+            NetError::BadMagic => write!(f, "not a chuhe network file (bad magic)"),
+            NetError::Version(v) => write!(
+                f,
+                "network format version {v} is not supported (this build reads {VERSION})"
+            ),
+            NetError::Architecture { found, expected } => write!(
+                f,
+                "wrong architecture: inputs/hidden/buckets/QA/QB/scale {found:?}, this build uses {expected:?}"
+            ),
+            NetError::BadDescription => write!(f, "network description is not UTF-8 or too long"),
+            NetError::BadBase(b) => write!(f, "unknown evaluation base {b} in the network header"),
+            NetError::HashMismatch { stored, computed } => write!(
+                f,
+                "network payload is damaged (hash {computed:016x}, header says {stored:016x})"
+            ),
+            NetError::TrailingBytes(n) => write!(f, "{n} unexpected bytes after the network"),
+        }
+    }
+}
+
+impl std::error::Error for NetError {}
+
+/// What the network's output is added to.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Base {
+    /// Nothing: the output is the evaluation.
+    None = 0,
+    /// The classical evaluation (`eval::evaluate`).
+    Classical = 1,
+}
+
+/// A network ready for inference.
+#[derive(Clone)]
+pub struct Network {
+    /// Feature-major: the row of feature `f` is `ft_weights[f * HIDDEN..]`.
+    pub ft_weights: Vec<i16>,
+    pub ft_bias: Accumulator,
+    /// Bucket-major: bucket `b`'s side-to-move half, then the other half.
+    pub out_weights: Vec<i16>,
+    pub out_bias: [i32; BUCKETS],
+    pub base: Base,
+    pub description: String,
+    hash: u64,
+}
+
+/// 64-bit FNV-1a: a checksum to catch damaged files (not a security hash).
+pub fn fnv1a(bytes: &[u8]) -> u64 {
+    let mut h: u64 = 0xcbf2_9ce4_8422_2325;
+    for &b in bytes {
+        h ^= b as u64;
+        h = h.wrapping_mul(0x0000_0100_0000_01b3);
+    }
+    h
+}
+
+fn architecture() -> [u32; 6] {
+    [
+        INPUTS as u32,
+        HIDDEN as u32,
+        BUCKETS as u32,
+        QA as u32,
+        QB as u32,
+        SCALE as u32,
+    ]
+}
+
+fn u32_at(b: &[u8], at: usize) -> u32 {
+    u32::from_le_bytes([b[at], b[at + 1], b[at + 2], b[at + 3]])
+}
+
+impl Network {
+    /// A network from its parts (the trainer's output); the hash is computed.
+    pub fn new(
+        ft_weights: Vec<i16>,
+        ft_bias: [i16; HIDDEN],
+        out_weights: Vec<i16>,
+        out_bias: [i32; BUCKETS],
+        base: Base,
+        description: String,
+    ) -> Network {
+        assert_eq!(ft_weights.len(), INPUTS * HIDDEN);
+        assert_eq!(out_weights.len(), BUCKETS * 2 * HIDDEN);
+        let mut net = Network {
+            ft_weights,
+            ft_bias: Accumulator(ft_bias),
+            out_weights,
+            out_bias,
+            base,
+            description,
+            hash: 0,
+        };
+        net.hash = fnv1a(&net.payload());
+        net
+    }
+
+    fn payload(&self) -> Vec<u8> {
+        let mut p = Vec::with_capacity(PAYLOAD);
+        for v in self
+            .ft_weights
+            .iter()
+            .chain(&self.ft_bias.0)
+            .chain(&self.out_weights)
+        {
+            p.extend_from_slice(&v.to_le_bytes());
+        }
+        for v in &self.out_bias {
+            p.extend_from_slice(&v.to_le_bytes());
+        }
+        p
+    }
+
+    /// The file image.
+    pub fn to_bytes(&self) -> Vec<u8> {
+        let desc = self.description.as_bytes();
+        let desc = &desc[..desc.len().min(MAX_DESCRIPTION)];
+        let mut out = Vec::with_capacity(HEADER + desc.len() + PAYLOAD);
+        out.extend_from_slice(&MAGIC);
+        out.extend_from_slice(&VERSION.to_le_bytes());
+        for v in architecture() {
+            out.extend_from_slice(&v.to_le_bytes());
+        }
+        out.extend_from_slice(&self.hash.to_le_bytes());
+        out.extend_from_slice(&(self.base as u32).to_le_bytes());
+        out.extend_from_slice(&(desc.len() as u32).to_le_bytes());
+        out.extend_from_slice(desc);
+        out.extend_from_slice(&self.payload());
+        out
+    }
+
+    /// Reads a file image, checking every header field and the hash.
+    pub fn from_bytes(b: &[u8]) -> Result<Network, NetError> {
+        if b.len() < 4 || b[..4] != MAGIC {
+            return Err(if b.len() < 4 {
+                NetError::Truncated {
+                    len: b.len(),
+                    needed: HEADER + PAYLOAD,
+                }
+            } else {
+                NetError::BadMagic
+            });
+        }
+        if b.len() < HEADER {
+            return Err(NetError::Truncated {
+                len: b.len(),
+                needed: HEADER + PAYLOAD,
+            });
+        }
+        let version = u32_at(b, 4);
+        if version != VERSION {
+            return Err(NetError::Version(version));
+        }
+        let found: [u32; 6] = std::array::from_fn(|i| u32_at(b, 8 + 4 * i));
+        if found != architecture() {
+            return Err(NetError::Architecture {
+                found,
+                expected: architecture(),
+            });
+        }
+        let stored = u64::from_le_bytes(b[32..40].try_into().expect("8 bytes"));
+        let base = match u32_at(b, 40) {
+            0 => Base::None,
+            1 => Base::Classical,
+            other => return Err(NetError::BadBase(other)),
+        };
+        let desc_len = u32_at(b, 44) as usize;
+        if desc_len > MAX_DESCRIPTION {
+            return Err(NetError::BadDescription);
+        }
+        let needed = HEADER + desc_len + PAYLOAD;
+        if b.len() < needed {
+            return Err(NetError::Truncated {
+                len: b.len(),
+                needed,
+            });
+        }
+        if b.len() > needed {
+            return Err(NetError::TrailingBytes(b.len() - needed));
+        }
+        let description = std::str::from_utf8(&b[HEADER..HEADER + desc_len])
+            .map_err(|_| NetError::BadDescription)?
+            .to_string();
+        let payload = &b[HEADER + desc_len..];
+        let computed = fnv1a(payload);
+        if computed != stored {
+            return Err(NetError::HashMismatch { stored, computed });
+        }
+        let mut words = payload
+            .chunks_exact(2)
+            .map(|c| i16::from_le_bytes([c[0], c[1]]));
+        let ft_weights: Vec<i16> = words.by_ref().take(INPUTS * HIDDEN).collect();
+        let ft_bias: [i16; HIDDEN] = std::array::from_fn(|_| words.next().unwrap_or(0));
+        let out_weights: Vec<i16> = words.take(BUCKETS * 2 * HIDDEN).collect();
+        let tail = &payload[PAYLOAD - BUCKETS * 4..];
+        let out_bias: [i32; BUCKETS] = std::array::from_fn(|i| u32_at(tail, 4 * i) as i32);
+        Ok(Network {
+            ft_weights,
+            ft_bias: Accumulator(ft_bias),
+            out_weights,
+            out_bias,
+            base,
+            description,
+            hash: stored,
+        })
+    }
+
+    /// Reads a network file, naming the file in any error.
+    pub fn load(path: &str) -> Result<Network, String> {
+        let bytes = std::fs::read(path).map_err(|e| format!("{path}: {e}"))?;
+        Network::from_bytes(&bytes).map_err(|e| format!("{path}: {e}"))
+    }
+
+    /// The payload hash, which names a network.
+    pub fn hash(&self) -> u64 {
+        self.hash
+    }
+
+    /// The network's output in centipawns, side to move's view, from the
+    /// two accumulators and the output bucket (before any base is added).
+    #[inline]
+    pub fn output(&self, us: &Accumulator, them: &Accumulator, bucket: usize) -> Score {
+        let w = &self.out_weights[bucket * 2 * HIDDEN..(bucket + 1) * 2 * HIDDEN];
+        let sum =
+            simd::screlu_dot(us, &w[..HIDDEN]).wrapping_add(simd::screlu_dot(them, &w[HIDDEN..]));
+        let v = (sum / QA) as i64 + self.out_bias[bucket] as i64;
+        (v * SCALE as i64 / (QA * QB) as i64) as Score
+    }
+}
+
+impl fmt::Debug for Network {
+    fn fmt(&self, f: &mut fmt::Formatter) -> fmt::Result {
+        write!(f, "Network({:016x}, {})", self.hash, self.description)
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn sample() -> Network {
+        let ft: Vec<i16> = (0..INPUTS * HIDDEN).map(|i| (i % 61) as i16 - 30).collect();
+        let out: Vec<i16> = (0..BUCKETS * 2 * HIDDEN)
+            .map(|i| (i % 41) as i16 - 20)
+            .collect();
+        Network::new(
+            ft,
+            [7; HIDDEN],
+            out,
+            [1, -2, 3, -4, 5, -6, 7, -8],
+            Base::Classical,
+            "test net".into(),
+        )
+    }
+
+    #[test]
+    fn file_round_trip() {
+        let net = sample();
+        let bytes = net.to_bytes();
+        let back = Network::from_bytes(&bytes).unwrap();
+        assert_eq!(back.hash(), net.hash());
+        assert_eq!(back.ft_weights, net.ft_weights);
+        assert_eq!(back.ft_bias.0, net.ft_bias.0);
+        assert_eq!(back.out_weights, net.out_weights);
+        assert_eq!(back.out_bias, net.out_bias);
+        assert_eq!(back.description, "test net");
+        assert_eq!(back.base, Base::Classical);
+    }
+
+    #[test]
+    fn damaged_files_are_refused() {
+        let bytes = sample().to_bytes();
+        assert!(matches!(
+            Network::from_bytes(&bytes[..bytes.len() - 1]),
+            Err(NetError::Truncated { .. })
+        ));
+        assert!(matches!(
+            Network::from_bytes(&bytes[..10]),
+            Err(NetError::Truncated { .. })
+        ));
+        assert!(matches!(
+            Network::from_bytes(&[]),
+            Err(NetError::Truncated { .. })
+        ));
+        let mut b = bytes.clone();
+        b[0] = b'X';
+        assert_eq!(Network::from_bytes(&b).unwrap_err(), NetError::BadMagic);
+        let mut b = bytes.clone();
+        b[4] = 9;
+        assert_eq!(Network::from_bytes(&b).unwrap_err(), NetError::Version(9));
+        let mut b = bytes.clone();
+        b[12] ^= 1; // hidden size
+        assert!(matches!(
+            Network::from_bytes(&b),
+            Err(NetError::Architecture { .. })
+        ));
+        let mut b = bytes.clone();
+        let last = b.len() - 1;
+        b[last] ^= 1;
+        assert!(matches!(
+            Network::from_bytes(&b),
+            Err(NetError::HashMismatch { .. })
+        ));
+        let mut b = bytes.clone();
+        b[40] = 7;
+        assert_eq!(Network::from_bytes(&b).unwrap_err(), NetError::BadBase(7));
+        let mut b = bytes.clone();
+        b.push(0);
+        assert_eq!(
+            Network::from_bytes(&b).unwrap_err(),
+            NetError::TrailingBytes(1)
+        );
+        for e in [
+            NetError::BadMagic,
+            NetError::Version(2),
+            NetError::BadDescription,
+        ] {
+            assert!(!e.to_string().is_empty());
+        }
+    }
+}
