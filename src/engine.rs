@@ -22,6 +22,7 @@ use crate::skill::{self, Skill};
 use crate::thread::{MAX_THREADS, ThreadPool};
 use crate::time::{self, Budget, Limits};
 use crate::tt::{TranspositionTable, TtHit};
+use crate::tunables::Tunables;
 use crate::types::*;
 use std::sync::Arc;
 use std::sync::atomic::Ordering;
@@ -97,6 +98,9 @@ pub struct EngineOptions {
     pub batch: bool,
     /// UCCI clock values in milliseconds (true) or seconds (false).
     pub use_millisec: bool,
+    /// The search's margins, reductions and limits: hidden options for
+    /// tuners (`setoption name <tunable> value <n>`), defaults otherwise.
+    pub tunables: Tunables,
     /// Evaluate with the network (at full `knowledge`); false: classical.
     pub use_nnue: bool,
     /// The network file, or `nnue::EMBEDDED_NAME`.
@@ -132,6 +136,7 @@ impl Default for EngineOptions {
             debug: false,
             batch: false,
             use_millisec: true,
+            tunables: Tunables::default(),
             use_nnue: nnue::DEFAULT_USE_NNUE,
             eval_file: nnue::EMBEDDED_NAME.to_string(),
             skill_level: skill::MAX_LEVEL,
@@ -162,6 +167,9 @@ pub enum GoOutcome {
     /// No root move may be played (none is legal, or all are banned or
     /// excluded); no search was started.
     NoLegalMove,
+    /// No search thread could be started: the first allowed move, so that
+    /// the host still gets an answer.
+    Unsearched { mv: Move },
 }
 
 pub struct Engine {
@@ -238,48 +246,49 @@ impl Engine {
 
     /// Allocates or resizes the table and the threads to the options. Does
     /// nothing while a search runs (the change waits for the next call).
-    /// Returns a note when the table could not get the size asked for.
+    /// Never fails: a table larger than the memory the machine has free is
+    /// cut to fit, a size the allocator refuses is halved until it is
+    /// granted, and a thread the system will not start leaves the pool
+    /// smaller; each of these comes back as one note for the host, and the
+    /// options are set to what was granted.
     pub fn prepare(&mut self) -> Option<String> {
         if self.is_searching() {
             return None;
         }
-        let mut note = None;
+        let mut notes = Vec::new();
         let want_mb = self.options.hash_mb.clamp(1, MAX_HASH_MB);
         if self.tt.is_none() || self.tt_mb != want_mb {
             // The pool's last job still holds the old table: drop both so
             // that the old and the new table never coexist in memory.
             self.pool = None;
             self.tt = None;
-            let mut mb = want_mb;
-            loop {
-                match TranspositionTable::try_new(mb) {
-                    Ok(tt) => {
-                        self.tt = Some(Arc::new(tt));
-                        break;
-                    }
-                    Err(_) if mb > 1 => mb /= 2,
-                    Err(_) => {
-                        // Even 1 MB failed: the process is nearly out of
-                        // memory; this small table is the last resort.
-                        self.tt = Some(Arc::new(TranspositionTable::new(1)));
-                        break;
-                    }
-                }
-            }
-            if mb != want_mb {
-                note = Some(format!(
-                    "could not allocate {want_mb} MB for the hash table, using {mb} MB"
-                ));
-            }
+            let (tt, mb, note) = allocate_table(want_mb, crate::tt::available_memory_mb());
+            self.tt = Some(Arc::new(tt));
+            notes.extend(note);
             self.tt_mb = mb;
             self.options.hash_mb = mb;
         }
         let threads = self.options.threads.clamp(1, MAX_THREADS);
         if self.pool.as_ref().is_none_or(|p| p.size() != threads) {
             self.pool = None; // join the old threads first
-            self.pool = Some(ThreadPool::new(threads));
+            match ThreadPool::start_threads(threads) {
+                Ok(pool) => {
+                    if pool.size() < threads {
+                        notes.push(format!(
+                            "could start only {} of {threads} search threads, using {}",
+                            pool.size(),
+                            pool.size()
+                        ));
+                        self.options.threads = pool.size();
+                    }
+                    self.pool = Some(pool);
+                }
+                Err(e) => notes.push(format!(
+                    "could not start a search thread ({e}); moves are chosen without search"
+                )),
+            }
         }
-        note
+        (!notes.is_empty()).then(|| notes.join("; "))
     }
 
     /// Whether a search runs (its `BestMove` not yet sent).
@@ -380,7 +389,9 @@ impl Engine {
         self.last_evaluation = Some(evaluation);
         tt.new_search();
         let Some(pool) = self.pool.as_mut() else {
-            return GoOutcome::NoLegalMove;
+            // No search thread could start (`prepare` said so): any legal
+            // move beats leaving the host without an answer.
+            return GoOutcome::Unsearched { mv: allowed[0] };
         };
         let mut job = SearchJob::new(
             self.pos.clone(),
@@ -415,6 +426,7 @@ impl Engine {
         job.root_noise = root_noise(self.options.randomness);
         job.seed = self.seed ^ self.pos.key();
         job.character = character;
+        job.tunables = self.options.tunables;
         job.network = network;
         pool.start(job);
         GoOutcome::Searching { budget }
@@ -581,6 +593,38 @@ impl Engine {
     }
 }
 
+/// The share of the machine's free memory a hash table may take: the rest
+/// is left to the system, the other threads' tables and other programs.
+const TABLE_SHARE_OF_FREE_MEMORY: (usize, usize) = (3, 4);
+
+/// A table of `want_mb`, or of the largest size that fits: at most
+/// three quarters of `free_mb` (the memory the system has available, when
+/// known), halved while the allocator refuses. The note says what was cut.
+fn allocate_table(
+    want_mb: usize,
+    free_mb: Option<usize>,
+) -> (TranspositionTable, usize, Option<String>) {
+    let fits =
+        free_mb.map(|f| (f * TABLE_SHARE_OF_FREE_MEMORY.0 / TABLE_SHARE_OF_FREE_MEMORY.1).max(1));
+    let mut mb = fits.map_or(want_mb, |f| want_mb.min(f));
+    let tt = loop {
+        match TranspositionTable::try_new(mb) {
+            Ok(tt) => break tt,
+            Err(_) if mb > 1 => mb /= 2,
+            // Even 1 MB failed: the process is nearly out of memory; this
+            // small table is the last resort.
+            Err(_) => break TranspositionTable::new(1),
+        }
+    };
+    let note = (mb != want_mb).then(|| match free_mb {
+        Some(free) if fits.is_some_and(|f| want_mb > f) => format!(
+            "hash table of {want_mb} MB does not fit the {free} MB of free memory, using {mb} MB"
+        ),
+        _ => format!("could not allocate {want_mb} MB for the hash table, using {mb} MB"),
+    });
+    (tt, mb, note)
+}
+
 /// A seed that differs from game to game and from process to process.
 fn fresh_seed() -> u64 {
     let nanos = std::time::SystemTime::now()
@@ -713,6 +757,24 @@ mod tests {
         e.options.use_book = false;
         assert!(matches!(e.go(game), GoOutcome::Searching { .. }));
         e.wait();
+    }
+
+    #[test]
+    fn a_table_too_large_for_free_memory_is_cut_to_fit() {
+        let (tt, mb, note) = allocate_table(200, Some(100));
+        assert_eq!((mb, tt.size_bytes()), (75, 75 * 1024 * 1024));
+        let note = note.expect("a note");
+        assert!(
+            note.contains("200 MB") && note.contains("using 75 MB"),
+            "{note}"
+        );
+        let (_, mb, note) = allocate_table(4, Some(100));
+        assert_eq!((mb, note), (4, None));
+        let (_, mb, note) = allocate_table(4, None);
+        assert_eq!((mb, note), (4, None));
+        // A size no allocator grants is halved until one is.
+        let (_, mb, note) = allocate_table(usize::MAX / (1 << 21), None);
+        assert!(mb < usize::MAX / (1 << 21) && note.is_some());
     }
 
     #[test]

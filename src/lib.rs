@@ -23,6 +23,7 @@ pub mod thread;
 pub mod time;
 pub mod tools;
 pub mod tt;
+pub mod tunables;
 pub mod types;
 pub mod wdl;
 pub mod wdl_params;

@@ -8,10 +8,11 @@ use chuhe::time::Limits;
 use chuhe::tools::book::BookCommand;
 use chuhe::tools::judge;
 use chuhe::tools::perft::{self, LeafCounting};
-use chuhe::tools::{analyse, bench, timeplan, tune};
+use chuhe::tools::{analyse, bench, mates, timeplan, tune};
 use chuhe::types::Move;
 use clap::{Parser, Subcommand};
 use std::io::{IsTerminal, Write};
+use std::path::Path;
 use std::process::ExitCode;
 use std::sync::{Arc, Mutex};
 
@@ -116,6 +117,44 @@ enum Command {
         #[arg(long, default_value_t = 0.0)]
         l2: f64,
     },
+    /// Tune the search's tunables by SPSA: game pairs between two copies
+    /// of an engine binary with perturbed settings (hidden options, no
+    /// rebuild), as `chuhe match` plays them.
+    Spsa {
+        /// The engine to tune (a chuhe build; default: this binary).
+        #[arg(long)]
+        engine: Option<String>,
+        #[arg(long, default_value_t = 1000)]
+        iterations: u32,
+        /// Game pairs per iteration.
+        #[arg(long, default_value_t = 1)]
+        pairs: u32,
+        /// Time control per game (chuhe match --tc), unless --nodes.
+        #[arg(long, default_value = "2+0.02")]
+        tc: String,
+        /// Fixed nodes per move instead of a clock.
+        #[arg(long)]
+        nodes: Option<u64>,
+        #[arg(long, default_value_t = 1)]
+        concurrency: usize,
+        /// Hash per engine, MB.
+        #[arg(long, default_value_t = 16)]
+        hash: u32,
+        /// Tunables to tune (default: all), comma-separated.
+        #[arg(long, value_delimiter = ',')]
+        params: Vec<String>,
+        /// Learning rate at the last iteration.
+        #[arg(long, default_value_t = 0.002)]
+        r_end: f64,
+        #[arg(long, default_value_t = 1)]
+        seed: u64,
+        /// State file, written every iteration and resumed from.
+        #[arg(long, default_value = "spsa-state.txt")]
+        state: String,
+    },
+    /// List the search's tunables (hidden engine options for SPSA tuners):
+    /// name, default, range and SPSA step.
+    Tunables,
     /// Generate training positions for the network: self-play at a fixed
     /// node count (default), or scored positions of existing games or data.
     Datagen(Box<DatagenArgs>),
@@ -159,6 +198,12 @@ enum Command {
         #[arg(long, default_value_t = 40)]
         moves: u32,
     },
+    /// Mate and stalemate suite from the ends of master games: build it,
+    /// or run the search on it and report the solve rate.
+    Mates {
+        #[command(subcommand)]
+        command: MatesCommand,
+    },
     /// Opening book: build, probe, stats.
     Book {
         #[command(subcommand)]
@@ -186,6 +231,40 @@ enum Command {
         /// Print each move's class (check, chase, idle) to stderr.
         #[arg(long)]
         trace: bool,
+    },
+}
+
+#[derive(Subcommand)]
+enum MatesCommand {
+    /// Write the suite: positions a few plies before each game's end by
+    /// mate or stalemate, with every winning first move (brute force).
+    Build {
+        /// Master games, CCPD ICCS TSV (plain or .xz).
+        #[arg(long)]
+        games: String,
+        #[arg(long, default_value = mates::DEFAULT_SUITE)]
+        out: String,
+        /// Longest forced win looked for, in moves of the winner (4 takes
+        /// a few minutes).
+        #[arg(long, default_value_t = 4)]
+        max_moves: u32,
+    },
+    /// Search every suite position and count the winning first moves.
+    Run {
+        #[arg(long, default_value = mates::DEFAULT_SUITE)]
+        suite: String,
+        /// Milliseconds per position (the search stops early once it has
+        /// proved the win).
+        #[arg(long, default_value_t = 1000)]
+        movetime: u64,
+        #[arg(long, default_value_t = 1)]
+        threads: usize,
+        /// Hash table, MB.
+        #[arg(long, default_value_t = 16)]
+        hash: usize,
+        /// Only the first N positions.
+        #[arg(long)]
+        limit: Option<usize>,
     },
 }
 
@@ -488,6 +567,86 @@ fn run_tool(cmd: Command) -> Result<(), String> {
             train::run(&opts, &mut out)
         }
         Command::Book { command } => chuhe::tools::book::run(command, &mut out),
+        Command::Spsa {
+            engine,
+            iterations,
+            pairs,
+            tc,
+            nodes,
+            concurrency,
+            hash,
+            params,
+            r_end,
+            seed,
+            state,
+        } => {
+            let engine = match engine {
+                Some(e) => e,
+                None => std::env::current_exe()
+                    .map_err(|e| e.to_string())?
+                    .to_string_lossy()
+                    .into_owned(),
+            };
+            let limits = match nodes {
+                Some(n) => vec!["--nodes".to_string(), n.to_string()],
+                None => vec!["--tc".to_string(), tc],
+            };
+            let opts = chuhe::tools::spsa::SpsaOptions {
+                engine,
+                iterations,
+                pairs: pairs.max(1),
+                limits,
+                concurrency: concurrency.max(1),
+                hash_mb: hash.max(1),
+                params,
+                r_end,
+                seed,
+                state,
+            };
+            chuhe::tools::spsa::run(&opts, &mut out)
+        }
+        Command::Tunables => {
+            let mut text = String::from("# name default min max step: meaning\n");
+            for s in chuhe::tunables::SPECS {
+                text.push_str(&format!(
+                    "{} {} {} {} {}: {}\n",
+                    s.name,
+                    s.default,
+                    s.min,
+                    s.max,
+                    s.step,
+                    s.doc.trim()
+                ));
+            }
+            out.write_all(text.as_bytes()).map_err(|e| e.to_string())
+        }
+        Command::Mates { command } => match command {
+            MatesCommand::Build {
+                games,
+                out: path,
+                max_moves,
+            } => mates::build(
+                Path::new(&games),
+                Path::new(&path),
+                max_moves.clamp(1, 4),
+                &mut out,
+            ),
+            MatesCommand::Run {
+                suite,
+                movetime,
+                threads,
+                hash,
+                limit,
+            } => {
+                let opts = mates::RunOptions {
+                    movetime_ms: movetime,
+                    threads: threads.clamp(1, MAX_THREADS),
+                    hash_mb: hash.clamp(1, 65536),
+                    limit,
+                };
+                mates::run(Path::new(&suite), &opts, &mut out)
+            }
+        },
         Command::WdlFit {
             data,
             out: path,

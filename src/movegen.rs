@@ -195,12 +195,118 @@ pub fn generate(pos: &Position, kind: GenKind, list: &mut MoveList) {
     }
 }
 
-/// Whether the side to move has at least one legal move (cheaper than
-/// generating them all when the answer is usually yes).
+/// Whether the side to move has at least one legal move. Cheap enough for
+/// the search to ask wherever a stalemate could otherwise go unseen: in
+/// almost every position a chariot or cannon that shields nothing stands
+/// next to an empty point that opens no line onto its king, and stepping
+/// there is legal; that is a few shifts, no table lookup. Otherwise the
+/// moves are counted until the first one.
+#[inline]
 pub fn has_legal_move(pos: &Position) -> bool {
-    let mut list = MoveList::new();
-    generate(pos, GenKind::All, &mut list);
-    !list.is_empty()
+    let st = pos.state();
+    if st.checkers.is_empty() {
+        let us = pos.side_to_move();
+        let sliders =
+            (pos.pieces(us, PieceKind::Chariot) | pos.pieces(us, PieceKind::Cannon)) & !st.blockers;
+        if (orthogonal_steps(sliders) & !pos.occupied() & !st.screen_gaps).is_nonempty() {
+            return true;
+        }
+    }
+    has_more_legal_moves_than(pos, 0)
+}
+
+/// The points one step along a rank or file from the points of `b`.
+#[inline(always)]
+fn orthogonal_steps(b: Bitboard) -> Bitboard {
+    const NOT_FILE_A: u128 = !Bitboard::file(0).0;
+    const NOT_FILE_I: u128 = !Bitboard::file(8).0;
+    let x = b.0;
+    Bitboard(
+        ((x << 9) | (x >> 9) | ((x << 1) & NOT_FILE_A) | ((x >> 1) & NOT_FILE_I)) & Bitboard::ALL.0,
+    )
+}
+
+/// Whether the side to move has more than `n` legal moves, counted only as
+/// far as needed: the most mobile pieces first, and a piece that shields
+/// nothing counts its safe destinations in one step.
+pub fn has_more_legal_moves_than(pos: &Position, n: usize) -> bool {
+    let us = pos.side_to_move();
+    let own = pos.pieces_of(us);
+    let enemy = pos.pieces_of(!us);
+    let occ = pos.occupancy();
+    let occ_bb = occ.bitboard();
+    let st = pos.state();
+    let in_check = st.checkers.is_nonempty();
+    let careful = if in_check { own } else { st.blockers & own };
+    let gaps = if in_check {
+        Bitboard::ALL
+    } else {
+        st.screen_gaps
+    };
+    let mut found = 0usize;
+    // Adds the legal moves of a piece on `from` among `dests` to `found`,
+    // stopping once it passes `n`.
+    let mut count = |from: Square, dests: Bitboard| -> bool {
+        let unsure = if careful.has(from) {
+            dests
+        } else {
+            found += (dests & !gaps).count() as usize;
+            if found > n {
+                return true;
+            }
+            dests & gaps
+        };
+        for to in unsure {
+            if pos.is_legal(Move::new(from, to)) {
+                found += 1;
+                if found > n {
+                    return true;
+                }
+            }
+        }
+        false
+    };
+    for from in pos.pieces(us, PieceKind::Chariot) {
+        if count(from, attacks::chariot(from, occ) & !own) {
+            return true;
+        }
+    }
+    for from in pos.pieces(us, PieceKind::Horse) {
+        if count(from, attacks::horse(from, occ_bb) & !own) {
+            return true;
+        }
+    }
+    for from in pos.pieces(us, PieceKind::Cannon) {
+        let d = (attacks::chariot(from, occ) & !occ_bb) | (attacks::cannon(from, occ) & enemy);
+        if count(from, d) {
+            return true;
+        }
+    }
+    for from in pos.pieces(us, PieceKind::Pawn) {
+        if count(from, attacks::pawn(us, from) & !own) {
+            return true;
+        }
+    }
+    for from in pos.pieces(us, PieceKind::Advisor) {
+        if count(from, attacks::advisor(from) & !own) {
+            return true;
+        }
+    }
+    for from in pos.pieces(us, PieceKind::Elephant) {
+        if count(from, attacks::elephant(from, occ_bb) & !own) {
+            return true;
+        }
+    }
+    let ksq = pos.king_square(us);
+    for to in attacks::king(ksq) & !own {
+        if pos.is_legal(Move::new(ksq, to)) {
+            found += 1;
+            if found > n {
+                return true;
+            }
+        }
+    }
+    false
 }
 
 /// Counts leaf nodes of the legal move tree. At depth 1 the moves are

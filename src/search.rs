@@ -7,6 +7,7 @@
 //! Threads share the transposition table, the stop flag and their node
 //! counters through `SearchJob`; everything else here is per thread.
 
+use crate::attacks;
 use crate::eval;
 use crate::history::{Histories, NULL_SLOT, stat_bonus};
 use crate::movegen::{self, MoveList};
@@ -16,6 +17,7 @@ use crate::position::{Position, see_value};
 use crate::rules::{self, RepetitionVerdict, RuleSettings};
 use crate::time::{Limits, TimeManager};
 use crate::tt::{TranspositionTable, TtHit};
+use crate::tunables::Tunables;
 pub use crate::types::Level;
 use crate::types::*;
 use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
@@ -128,6 +130,8 @@ pub struct SearchJob {
     /// When `ponderhit` arrived (the clock's real start).
     pub ponderhit_at: Mutex<Option<Instant>>,
     pub character: Character,
+    /// Margins, reductions and limits (defaults unless a tuner set them).
+    pub tunables: Tunables,
     /// The network to evaluate with (`None`: the classical evaluation). It
     /// is used at full `knowledge` only; lower levels are classical.
     pub network: Option<Arc<Network>>,
@@ -162,6 +166,7 @@ impl SearchJob {
             seed: 0,
             ponderhit_at: Mutex::new(None),
             character: Character::default(),
+            tunables: Tunables::default(),
             network: nnue::default_network(),
         }
     }
@@ -218,13 +223,13 @@ impl RootMove {
 /// Per-ply search state.
 #[derive(Clone, Copy)]
 struct Frame {
+    /// The move made from this ply (`Move::NULL` for a null move).
     mv: Move,
+    /// Continuation-history slot of that move.
     cont_slot: usize,
+    /// Static evaluation at this ply (-INFINITE in check).
     static_eval: Score,
     killers: [Move; 2],
-    excluded: Move,
-    in_check: bool,
-    move_count: i32,
 }
 
 impl Default for Frame {
@@ -234,25 +239,87 @@ impl Default for Frame {
             cont_slot: NULL_SLOT,
             static_eval: 0,
             killers: [Move::NONE; 2],
-            excluded: Move::NONE,
-            in_check: false,
-            move_count: 0,
         }
     }
+}
+
+/// What the steps of one main-search node share.
+#[derive(Clone, Copy)]
+struct Node {
+    ply: usize,
+    depth: Depth,
+    /// On the principal variation (the root included).
+    pv: bool,
+    root: bool,
+    /// Expected to fail high.
+    cut: bool,
+    in_check: bool,
+    static_eval: Score,
+    improving: bool,
+    /// On the principal variation now or when the table's entry was stored.
+    tt_pv: bool,
+}
+
+/// What the steps of the move loop know about one move.
+struct MoveInfo {
+    m: Move,
+    /// 1-based number of the move in this node.
+    number: i32,
+    is_capture: bool,
+    gives_check: bool,
+    /// A killer or the counter move.
+    refutation: bool,
+    /// Quiet-move history (0 for captures).
+    history: i32,
+}
+
+/// Step 8a's verdict on a move.
+enum MovePrune {
+    Search,
+    Skip,
+    /// Skip this move and every quiet move after it.
+    SkipQuiets,
+}
+
+/// A side with at most this many legal moves may be near a stalemate:
+/// it gets no null move (having to move may be its undoing), and its
+/// opponent's pruning spares the moves that would leave it none (a
+/// stalemate hides behind a quiet move, which futility and late-move
+/// pruning would skip).
+const STALEMATE_WATCH: usize = 4;
+
+/// Depth at which quiescence stores a stand-pat score; as a minimum depth
+/// for a table cut-off it accepts every entry.
+const QS_DEPTH: Depth = -1;
+
+/// The score of giving mate `ply` plies from the root, for the mating side.
+#[inline(always)]
+const fn mate_in(ply: usize) -> Score {
+    MATE - ply as Score
+}
+
+/// The score of being mated (or stalemated) `ply` plies from the root.
+#[inline(always)]
+const fn mated_in(ply: usize) -> Score {
+    -(MATE - ply as Score)
 }
 
 /// Frames before ply 0, so that `ply - 4` is always a valid index.
 const FRAME_OFFSET: usize = 4;
 
-/// Late-move reduction table, `[depth][move number]`, in plies times 1024.
-fn reduction_table() -> Box<[[i32; 64]; 64]> {
-    let mut t = Box::new([[0i32; 64]; 64]);
-    for (d, row) in t.iter_mut().enumerate().skip(1) {
+/// Late-move reduction table, `[depth][move number]`, in plies times 1024:
+/// `base + ln(depth) * ln(move number) / divisor` plies, the two tunables
+/// in hundredths.
+fn reduction_table(t: &Tunables) -> Box<[[i32; 64]; 64]> {
+    let base = t.lmr_base as f64 / 100.0;
+    let divisor = t.lmr_divisor as f64 / 100.0;
+    let mut table = Box::new([[0i32; 64]; 64]);
+    for (d, row) in table.iter_mut().enumerate().skip(1) {
         for (m, r) in row.iter_mut().enumerate().skip(1) {
-            *r = (1024.0 * (0.4 + (d as f64).ln() * (m as f64).ln() / 2.2)) as i32;
+            *r = (1024.0 * (base + (d as f64).ln() * (m as f64).ln() / divisor)) as i32;
         }
     }
-    t
+    table
 }
 
 #[derive(Clone, Copy, PartialEq, Eq)]
@@ -267,6 +334,8 @@ pub struct Worker {
     pub id: usize,
     pub hist: Histories,
     reductions: Box<[[i32; 64]; 64]>,
+    /// The search's tunable numbers, from the job.
+    tun: Tunables,
     // Per-search state:
     pos: Position,
     frames: Vec<Frame>,
@@ -310,13 +379,13 @@ struct Pruning {
 }
 
 impl Pruning {
-    fn at(level: Level) -> Pruning {
+    fn at(level: Level, t: &Tunables) -> Pruning {
         match level {
             Level::Large => Pruning {
                 forward: true,
                 razor: true,
                 scale: 100,
-                null_min_depth: 3,
+                null_min_depth: t.nmp_depth,
             },
             Level::Medium => Pruning {
                 forward: true,
@@ -356,6 +425,11 @@ fn contempt(style: Style) -> Score {
     }
 }
 
+/// A job with this seed makes the main search thread panic (unit tests of
+/// the pool's recovery).
+#[cfg(test)]
+pub(crate) const PANIC_SEED_FOR_TESTS: u64 = 0x5eed_dead_5eed_dead;
+
 /// Entries in the per-thread evaluation cache (a power of two).
 const EVAL_CACHE_SIZE: usize = 1 << 16;
 
@@ -364,7 +438,8 @@ impl Worker {
         Worker {
             id,
             hist: Histories::default(),
-            reductions: reduction_table(),
+            reductions: reduction_table(&Tunables::default()),
+            tun: Tunables::default(),
             pos: Position::startpos(),
             frames: vec![Frame::default(); MAX_PLY + FRAME_OFFSET + 4],
             pv: vec![[Move::NONE; MAX_PLY + 1]; MAX_PLY + 1],
@@ -382,7 +457,7 @@ impl Worker {
             was_pondering: false,
             eval_cache: vec![(0, 0); EVAL_CACHE_SIZE],
             knowledge: Level::Large,
-            prune: Pruning::at(Level::Large),
+            prune: Pruning::at(Level::Large, &Tunables::default()),
             contempt: 0,
             root_side: Color::Red,
             nnue: None,
@@ -437,6 +512,9 @@ impl Worker {
         *slot = (key, e);
         e
     }
+
+    // Making and taking back moves: every change of the search position
+    // goes through these four, so that the accumulators follow the board.
 
     /// Makes `m`, keeping the accumulators in step.
     #[inline(always)]
@@ -508,6 +586,10 @@ impl Worker {
     /// Runs iterative deepening for `job` until done or stopped, leaving the
     /// thread's answer in `job.results`.
     pub fn run(&mut self, job: &SearchJob) {
+        #[cfg(test)]
+        if job.seed == PANIC_SEED_FOR_TESTS && self.id == 0 {
+            panic!("test: a search thread fails");
+        }
         self.pos = job.root.clone();
         self.nodes = 0;
         self.seldepth = 0;
@@ -518,7 +600,11 @@ impl Worker {
         self.nodes_limit = job.limits.nodes;
         self.was_pondering = job.limits.ponder;
         self.set_evaluation(job);
-        self.prune = Pruning::at(job.character.pruning);
+        if self.tun != job.tunables {
+            self.tun = job.tunables;
+            self.reductions = reduction_table(&self.tun);
+        }
+        self.prune = Pruning::at(job.character.pruning, &self.tun);
         self.contempt = contempt(job.character.style);
         self.root_side = job.root.side_to_move();
         self.tm = self
@@ -636,8 +722,9 @@ impl Worker {
 
     fn aspiration(&mut self, job: &SearchJob, depth: Depth) {
         let prev = self.root_moves[self.pv_idx].avg_score;
-        let mut delta = 20 + (prev.abs() / 64).min(100);
-        let (mut alpha, mut beta) = if depth >= 4 && prev > -INFINITE {
+        let t = &self.tun;
+        let mut delta = t.asp_delta + (prev.abs() / t.asp_score_divisor).min(t.asp_score_max);
+        let (mut alpha, mut beta) = if depth >= t.asp_depth && prev > -INFINITE {
             ((prev - delta).max(-INFINITE), (prev + delta).min(INFINITE))
         } else {
             (-INFINITE, INFINITE)
@@ -760,6 +847,9 @@ impl Worker {
         }
     }
 
+    // -----------------------------------------------------------------------
+    // Frames: per-ply state, with `FRAME_OFFSET` blank frames before the root.
+
     #[inline(always)]
     fn frame(&self, ply: usize) -> &Frame {
         &self.frames[ply + FRAME_OFFSET]
@@ -769,6 +859,35 @@ impl Worker {
     fn frame_mut(&mut self, ply: usize) -> &mut Frame {
         &mut self.frames[ply + FRAME_OFFSET]
     }
+
+    /// The frame `k` plies before `ply` (blank before the root).
+    #[inline(always)]
+    fn frame_back(&self, ply: usize, k: usize) -> &Frame {
+        debug_assert!(k <= FRAME_OFFSET);
+        &self.frames[ply + FRAME_OFFSET - k]
+    }
+
+    /// Records in the frame at `ply` the move about to be made from it.
+    #[inline(always)]
+    fn record_move(&mut self, ply: usize, m: Move) {
+        let moved = self.pos.piece_on(m.from());
+        let f = self.frame_mut(ply);
+        f.mv = m;
+        f.cont_slot = cont_slot(moved, m.to());
+    }
+
+    /// Continuation-history slots of the moves 1, 2 and 4 plies back.
+    #[inline(always)]
+    fn cont_slots(&self, ply: usize) -> [usize; 3] {
+        [
+            self.frame_back(ply, 1).cont_slot,
+            self.frame_back(ply, 2).cont_slot,
+            self.frame_back(ply, 4).cont_slot,
+        ]
+    }
+
+    // -----------------------------------------------------------------------
+    // Scores that need no search.
 
     /// Score of a draw, with a tiny node-dependent jitter that keeps the
     /// search from settling for the first repetition it finds.
@@ -801,8 +920,8 @@ impl Worker {
         if let Some(v) = rules::repetition_verdict(&mut self.pos) {
             return Some(match v {
                 RepetitionVerdict::Draw => self.draw_score(),
-                RepetitionVerdict::SideToMoveWins => MATE - ply as Score,
-                RepetitionVerdict::SideToMoveLoses => -(MATE - ply as Score),
+                RepetitionVerdict::SideToMoveWins => mate_in(ply),
+                RepetitionVerdict::SideToMoveLoses => mated_in(ply),
             });
         }
         if rules::move_limit_reached(&self.pos, &job.rules) {
@@ -810,12 +929,85 @@ impl Worker {
             return Some(if movegen::has_legal_move(&self.pos) {
                 self.draw_score()
             } else {
-                -(MATE - ply as Score)
+                mated_in(ply)
             });
         }
         None
     }
 
+    /// The score returned at the ply cap, where the search stops deepening.
+    #[inline]
+    fn score_at_ply_cap(&mut self, in_check: bool) -> Score {
+        if in_check { 0 } else { self.static_eval() }
+    }
+
+    /// Whether the natural move limit is more than 20 plies away (or off),
+    /// so that a stored score, which may predate the limit, can be trusted.
+    #[inline(always)]
+    fn far_from_move_limit(&self, job: &SearchJob) -> bool {
+        let limit = job.rules.move_limit;
+        limit == 0 || self.pos.rule60() + 20 < limit.saturating_mul(2)
+    }
+
+    /// Whether a table entry settles a node searched to `depth` with the
+    /// window `(alpha, beta)`: deep enough, a bound on the right side of
+    /// the window, and not so near the move limit that it may be stale.
+    #[inline(always)]
+    fn tt_cuts(&self, job: &SearchJob, h: &TtHit, depth: Depth, alpha: Score, beta: Score) -> bool {
+        h.depth >= depth
+            && h.score != -INFINITE
+            && match h.bound {
+                Bound::Exact => true,
+                Bound::Lower => h.score >= beta,
+                Bound::Upper => h.score <= alpha,
+                Bound::None => false,
+            }
+            && self.far_from_move_limit(job)
+    }
+
+    /// `score`, unless the side to move has no legal move: then it has lost
+    /// (a stalemate loses in xiangqi), whatever the evaluation says. The
+    /// move loop sees this by itself; every path that returns without
+    /// reaching it asks here. Nearly free: `has_legal_move` stops at the
+    /// first move, usually the first chariot's.
+    #[inline(always)]
+    fn unless_stalemated(&self, ply: usize, score: Score) -> Score {
+        if movegen::has_legal_move(&self.pos) {
+            score
+        } else {
+            mated_in(ply)
+        }
+    }
+
+    /// Whether the static evaluation has risen since our previous move.
+    #[inline(always)]
+    fn improving(&self, ply: usize, static_eval: Score) -> bool {
+        let two = self.frame_back(ply, 2).static_eval;
+        ply >= 2 && static_eval != -INFINITE && two != -INFINITE && static_eval > two
+    }
+
+    // -----------------------------------------------------------------------
+    // The main search.
+
+    /// Principal-variation search of one node; the score is from the side to
+    /// move's point of view. The numbered steps:
+    ///
+    ///  1. At the horizon, hand over to quiescence.
+    ///  2. Count the node; stop when asked.
+    ///  3. Below the root: the game rules (repetition verdicts, the move
+    ///     limit), the ply cap, and mate-distance pruning.
+    ///  4. Transposition table: probe, and return a stored score that
+    ///     settles this window.
+    ///  5. Static evaluation and whether it is improving.
+    ///  6. Whole-node pruning outside the principal variation and out of
+    ///     check: reverse futility, razoring, null move.
+    ///  7. Internal iterative reduction when there is no hash move.
+    ///  8. The moves, best first: for each, shallow-depth pruning, the check
+    ///     extension, a reduced or full-depth search, and the bookkeeping of
+    ///     the best score.
+    ///  9. No legal move: mated (checkmate and stalemate both lose).
+    /// 10. Reward the best move and punish the others in the histories.
+    /// 11. Store the result in the transposition table.
     #[allow(clippy::too_many_arguments)]
     fn search(
         &mut self,
@@ -829,9 +1021,17 @@ impl Worker {
     ) -> Score {
         let root = nt == NodeType::Root;
         let pv_node = nt != NodeType::NonPv;
+        debug_assert!(-INFINITE <= alpha && alpha < beta && beta <= INFINITE);
+        debug_assert!(pv_node || alpha + 1 == beta, "null window off the PV");
+        debug_assert!(root == (ply == 0) && ply < MAX_PLY);
+        debug_assert!(depth < MAX_PLY as Depth);
+
+        // 1. Horizon.
         if depth <= 0 {
             return self.qsearch(job, pv_node, ply, alpha, beta);
         }
+
+        // 2. Count the node.
         self.tick(job);
         if pv_node {
             self.pv_len[ply] = 0;
@@ -841,28 +1041,25 @@ impl Worker {
             return 0;
         }
         let in_check = self.pos.in_check();
+
+        // 3. Results that need no search.
         if !root {
             if let Some(s) = self.rule_result(job, ply) {
                 return s;
             }
             if ply >= MAX_PLY - 4 {
-                return if in_check { 0 } else { self.static_eval() };
+                return self.score_at_ply_cap(in_check);
             }
             // Mate distance pruning: no result here beats a shorter mate.
-            alpha = alpha.max(-(MATE - ply as Score));
-            beta = beta.min(MATE - ply as Score - 1);
+            alpha = alpha.max(mated_in(ply));
+            beta = beta.min(mate_in(ply + 1));
             if alpha >= beta {
                 return alpha;
             }
         }
 
-        let excluded = self.frame(ply).excluded;
-        let key = self.pos.key()
-            ^ if excluded.is_some() {
-                excluded.raw() as u64 * 0x9e37_79b9_7f4a_7c15
-            } else {
-                0
-            };
+        // 4. Transposition table.
+        let key = self.pos.key();
         let tt_hit = job.tt.probe(key, ply);
         let tt_move = if root {
             self.root_moves[self.pv_idx].mv
@@ -872,132 +1069,79 @@ impl Worker {
         let tt_pv = pv_node || tt_hit.is_some_and(|h| h.pv);
         if !pv_node
             && let Some(h) = tt_hit
-            && h.depth >= depth
-            && h.score != -INFINITE
-            && match h.bound {
-                Bound::Exact => true,
-                Bound::Lower => h.score >= beta,
-                Bound::Upper => h.score <= alpha,
-                Bound::None => false,
-            }
-            // Near the move limit, stored scores may not account for it.
-            && self.pos.rule60() < 2 * job.rules.move_limit - 20
+            && self.tt_cuts(job, &h, depth, alpha, beta)
         {
             if h.score >= beta && h.mv.is_some() && self.pos.piece_on(h.mv.to()).is_none() {
+                // A quiet hash move that refutes this node earns history.
                 self.update_quiet_stats(ply, h.mv, &[], stat_bonus(depth));
             }
             return h.score;
         }
 
-        // Static evaluation.
+        // 5. Static evaluation.
         let (static_eval, eval) = if in_check {
             (-INFINITE, -INFINITE)
         } else {
             self.evals(tt_hit)
         };
-        {
-            let f = self.frame_mut(ply);
-            f.static_eval = static_eval;
-            f.in_check = in_check;
-            f.move_count = 0;
-        }
+        self.frame_mut(ply).static_eval = static_eval;
         self.frame_mut(ply + 1).killers = [Move::NONE; 2];
         self.frame_mut(ply + 2).killers = [Move::NONE; 2];
-        let improving = !in_check && ply >= 2 && {
-            let two = self.frames[ply + FRAME_OFFSET - 2].static_eval;
-            two != -INFINITE && static_eval > two
+        let improving = self.improving(ply, static_eval);
+        let node = Node {
+            ply,
+            depth,
+            pv: pv_node,
+            root,
+            cut: cut_node,
+            in_check,
+            static_eval,
+            improving,
+            tt_pv,
         };
 
-        if !in_check && !root && excluded == Move::NONE {
-            let prune = self.prune;
-            // Reverse futility: far above beta at low depth, cut.
-            if !pv_node
-                && prune.forward
-                && depth <= 8
-                && eval.abs() < MATE_BOUND
-                && eval - prune.scaled(futility_margin(depth, improving)) >= beta
-            {
-                return (eval + beta) / 2;
+        // 6. Whole-node pruning. A cut-off stands only if the side to move
+        // has a move at all (razoring's quiescence checks for itself).
+        if !pv_node && !in_check {
+            if let Some(s) = self.reverse_futility(&node, eval, beta) {
+                return self.unless_stalemated(ply, s);
             }
-            // Razoring: hopelessly below alpha, see if captures save it.
-            if !pv_node && prune.razor && depth <= 3 && eval + 250 + 200 * depth * depth < alpha {
-                let v = self.qsearch(job, false, ply, alpha - 1, alpha);
-                if v < alpha {
-                    return v;
-                }
+            if let Some(s) = self.razor(job, &node, eval, alpha) {
+                return s;
             }
-            // Null move: only with a chariot, horse or cannon to move, since
-            // xiangqi end games of advisors, elephants and pawns are full of
-            // zugzwang.
-            if !pv_node
-                && cut_node
-                && prune.forward
-                && depth >= prune.null_min_depth
-                && eval >= beta
-                && static_eval >= beta - 20 * depth + 200
-                && self.frames[ply + FRAME_OFFSET - 1].mv != Move::NULL
-                && self.pos.has_major_pieces(self.pos.side_to_move())
-                && beta.abs() < MATE_BOUND
-            {
-                // Deeper null-move reductions measured +27 ± 24 Elo over 384
-                // games against 3 + depth / 4 (3+0.03 s, SPRT cut at LLR 1.57).
-                let r = 4 + depth / 3 + ((eval - beta) / 200).min(3);
-                self.frame_mut(ply).mv = Move::NULL;
-                self.frame_mut(ply).cont_slot = NULL_SLOT;
-                self.do_null_move();
-                let v = -self.search(
-                    job,
-                    NodeType::NonPv,
-                    ply + 1,
-                    -beta,
-                    -beta + 1,
-                    depth - r,
-                    false,
-                );
-                self.undo_null_move();
-                if job.stopped() {
-                    return 0;
-                }
-                if v >= beta {
-                    return if v >= MATE_BOUND { beta } else { v };
-                }
+            if cut_node && let Some(s) = self.null_move(job, &node, eval, beta) {
+                return self.unless_stalemated(ply, s);
             }
         }
 
-        // Internal iterative reduction: without a hash move this node was
+        // 7. Internal iterative reduction: without a hash move this node was
         // probably not worth much before; search it shallower.
-        let mut depth = depth;
-        if !root && tt_move == Move::NONE && depth >= 4 && (pv_node || cut_node) {
-            depth -= 1;
-        }
-
-        let cont = [
-            self.frames[ply + FRAME_OFFSET - 1].cont_slot,
-            self.frames[ply + FRAME_OFFSET - 2].cont_slot,
-            self.frames[ply + FRAME_OFFSET - 4].cont_slot,
-        ];
-        let prev_move = self.frames[ply + FRAME_OFFSET - 1].mv;
-        let counter = if prev_move.is_some() {
-            let pc = self.pos.piece_on(prev_move.to());
-            if pc.is_some() {
-                self.hist.counters.get(pc, prev_move.to())
-            } else {
-                Move::NONE
-            }
+        let depth = if !root
+            && tt_move == Move::NONE
+            && depth >= self.tun.iir_depth
+            && (pv_node || cut_node)
+        {
+            depth - 1
         } else {
-            Move::NONE
+            depth
         };
+        let node = Node { depth, ..node };
+
+        // 8. The moves.
+        let cont = self.cont_slots(ply);
+        let counter = self.counter_move(ply);
         let killers = self.frame(ply).killers;
         let mut picker =
             MovePicker::new(&self.pos, PickerKind::Main, tt_move, killers, counter, cont);
         let mut root_index = self.pv_idx;
-
         let mut best_score = -INFINITE;
         let mut best_move = Move::NONE;
         let mut move_count = 0;
         let mut quiets_tried = MoveList::new();
         let mut captures_tried = MoveList::new();
         let us = self.pos.side_to_move();
+        // Whether the opponent has few moves (asked once, when first needed).
+        let mut opponent_short: Option<bool> = None;
 
         loop {
             let m = if root {
@@ -1012,168 +1156,72 @@ impl Worker {
                     None => break,
                 }
             };
-            if m == excluded {
-                continue;
-            }
             move_count += 1;
-            self.frame_mut(ply).move_count = move_count;
-            if root && self.is_main() && job.start.elapsed() > Duration::from_millis(1000) {
-                let now = Instant::now();
-                if self
-                    .last_currmove_report
-                    .is_none_or(|t| now.duration_since(t) >= Duration::from_millis(1000))
-                {
-                    self.last_currmove_report = Some(now);
-                    (job.reporter)(Report::CurrentMove {
-                        depth,
-                        mv: m,
-                        number: move_count as usize + self.pv_idx,
-                    });
-                }
+            if root {
+                self.report_current_move(job, depth, m, move_count);
             }
             let moved = self.pos.piece_on(m.from());
-            let captured = self.pos.piece_on(m.to());
-            let is_capture = captured.is_some();
-            let gives_check = self.pos.gives_check(m);
-            let hist_score = if is_capture {
-                0
-            } else {
-                self.hist.butterfly.get(us, m)
-                    + self.hist.continuation.get(cont[0], moved, m.to())
-                    + self.hist.continuation.get(cont[1], moved, m.to())
+            let is_capture = self.pos.piece_on(m.to()).is_some();
+            let mv = MoveInfo {
+                m,
+                number: move_count,
+                is_capture,
+                gives_check: self.pos.gives_check(m),
+                refutation: m == killers[0] || m == killers[1] || m == counter,
+                history: if is_capture {
+                    0
+                } else {
+                    self.hist.butterfly.get(us, m)
+                        + self.hist.continuation.get(cont[0], moved, m.to())
+                        + self.hist.continuation.get(cont[1], moved, m.to())
+                },
             };
 
-            // Shallow-depth pruning, once a non-losing score is in hand.
-            let prune = self.prune;
-            if !root && prune.forward && best_score > -MATE_BOUND && self.pos.has_major_pieces(us) {
-                let r = self.reduction(depth, move_count, improving);
-                let lmr_depth = (depth - 1 - r / 1024).max(0);
-                if !is_capture && !gives_check {
-                    if move_count >= prune.scaled(late_move_limit(depth, improving)) {
+            // 8a. Shallow-depth pruning, once a non-losing score is in hand;
+            // but never of a move that leaves the opponent without a move
+            // when it is short of them.
+            if !root && best_score > -MATE_BOUND {
+                let verdict = self.shallow_prune(&node, &mv, alpha);
+                let verdict = if matches!(verdict, MovePrune::Search)
+                    || in_check
+                    || !*opponent_short.get_or_insert_with(|| self.opponent_short_of_moves())
+                {
+                    verdict
+                } else if self.leaves_no_move(m) {
+                    MovePrune::Search
+                } else {
+                    // Later quiet moves must still be looked at.
+                    MovePrune::Skip
+                };
+                match verdict {
+                    MovePrune::Search => {}
+                    MovePrune::Skip => continue,
+                    MovePrune::SkipQuiets => {
                         picker.skip_quiets = true;
                         continue;
                     }
-                    if !in_check
-                        && lmr_depth <= 8
-                        && static_eval + prune.scaled(120 + 110 * lmr_depth) + hist_score / 64
-                            <= alpha
-                    {
-                        continue;
-                    }
-                    if lmr_depth <= 4 && hist_score < -prune.scaled(3500 * depth) {
-                        continue;
-                    }
-                    if !self
-                        .pos
-                        .see_ge(m, -prune.scaled(25 * lmr_depth * lmr_depth))
-                    {
-                        continue;
-                    }
-                } else if depth <= 8 && !self.pos.see_ge(m, -prune.scaled(160 * depth)) {
-                    continue;
                 }
             }
 
-            // Check extension, bounded so that perpetual-check lines
+            // 8b. Check extension, bounded so that perpetual-check lines
             // cannot grow the tree without end.
-            let extension = if gives_check && (ply as Depth) < 2 * self.root_depth {
-                1
-            } else {
-                0
-            };
+            let extension = (mv.gives_check && (ply as Depth) < 2 * self.root_depth) as Depth;
             let new_depth = depth - 1 + extension;
 
-            {
-                let f = self.frame_mut(ply);
-                f.mv = m;
-                f.cont_slot = cont_slot(moved, m.to());
-            }
+            // 8c. Search the move.
+            self.record_move(ply, m);
             self.do_move(m);
             job.tt.prefetch(self.pos.key());
-
-            let mut score;
-            if depth >= 2 && move_count > 1 + root as i32 && (!is_capture || cut_node) {
-                let mut r = self.reduction(depth, move_count, improving);
-                if !pv_node {
-                    r += 1024;
-                }
-                if cut_node {
-                    r += 1024;
-                }
-                if tt_pv {
-                    r -= 1024;
-                }
-                if m == killers[0] || m == killers[1] || m == counter {
-                    r -= 1024;
-                }
-                if gives_check {
-                    r -= 512;
-                }
-                r -= hist_score * 1024 / 12_000;
-                let reduced = (new_depth - r / 1024).clamp(1, new_depth.max(1));
-                score = -self.search(
-                    job,
-                    NodeType::NonPv,
-                    ply + 1,
-                    -alpha - 1,
-                    -alpha,
-                    reduced,
-                    true,
-                );
-                if score > alpha && reduced < new_depth {
-                    score = -self.search(
-                        job,
-                        NodeType::NonPv,
-                        ply + 1,
-                        -alpha - 1,
-                        -alpha,
-                        new_depth,
-                        !cut_node,
-                    );
-                }
-            } else if !pv_node || move_count > 1 {
-                score = -self.search(
-                    job,
-                    NodeType::NonPv,
-                    ply + 1,
-                    -alpha - 1,
-                    -alpha,
-                    new_depth,
-                    !cut_node,
-                );
-            } else {
-                score = alpha + 1; // force the full-window search below
-            }
-            if pv_node && (move_count == 1 || (score > alpha && (root || score < beta))) {
-                score = -self.search(job, NodeType::Pv, ply + 1, -beta, -alpha, new_depth, false);
-            }
+            let score = self.search_move(job, &node, &mv, alpha, beta, new_depth);
             self.undo_move();
             if job.stopped() {
                 return 0;
             }
 
+            // 8d. Keep the best.
             if root {
-                let seldepth = self.seldepth;
-                let noise = job.root_noise;
-                let seed = job.seed;
-                let idx = self.root_moves.iter().position(|r| r.mv == m).unwrap_or(0);
-                let child_len = self.pv_len[ply + 1];
-                let child: Vec<Move> = self.pv[ply + 1][..child_len].to_vec();
-                let rm = &mut self.root_moves[idx];
-                if move_count == 1 || score > alpha {
-                    rm.score = score + root_noise(noise, seed, m);
-                    rm.seldepth = seldepth;
-                    rm.pv.clear();
-                    rm.pv.push(m);
-                    rm.pv.extend_from_slice(&child);
-                    if move_count > 1 {
-                        self.best_move_changes += 1.0;
-                    }
-                } else {
-                    rm.score = -INFINITE;
-                }
+                self.update_root_move(job, m, move_count, score, alpha);
             }
-
             if score > best_score {
                 best_score = score;
                 if score > alpha {
@@ -1196,37 +1244,19 @@ impl Worker {
             }
         }
 
+        // 9. No legal move: mate or stalemate, both lost in xiangqi.
         if move_count == 0 {
-            // No legal move: mate or stalemate, both lost in xiangqi.
-            return if excluded.is_some() {
-                alpha
-            } else {
-                -(MATE - ply as Score)
-            };
+            return mated_in(ply);
         }
 
+        // 10. Histories.
         if best_move.is_some() {
-            let bonus = stat_bonus(depth);
-            if self.pos.piece_on(best_move.to()).is_none() {
-                self.update_quiet_stats(ply, best_move, quiets_tried.as_slice(), bonus);
-            } else {
-                let pc = self.pos.piece_on(best_move.from());
-                let cap = self.pos.piece_on(best_move.to());
-                self.hist
-                    .captures
-                    .update(pc, best_move.to(), cap.kind(), bonus);
-            }
-            for &c in captures_tried.as_slice() {
-                let pc = self.pos.piece_on(c.from());
-                let cap = self.pos.piece_on(c.to());
-                if cap.is_some() {
-                    self.hist.captures.update(pc, c.to(), cap.kind(), -bonus);
-                }
-            }
+            self.update_histories(ply, depth, best_move, &quiets_tried, &captures_tried);
         }
 
-        let skip_store = excluded.is_some() || (root && self.pv_idx > 0);
-        if !skip_store {
+        // 11. Transposition table. At the root only the first PV line's
+        // result describes the position.
+        if !(root && self.pv_idx > 0) {
             let bound = if best_score >= beta {
                 Bound::Lower
             } else if pv_node && best_move.is_some() {
@@ -1245,7 +1275,352 @@ impl Worker {
                 tt_pv,
             );
         }
+        debug_assert!(best_score > -INFINITE && best_score < INFINITE);
         best_score
+    }
+
+    /// Step 6, reverse futility: far above beta at low depth, cut.
+    #[inline(always)]
+    fn reverse_futility(&self, node: &Node, eval: Score, beta: Score) -> Option<Score> {
+        let prune = self.prune;
+        (prune.forward
+            && node.depth <= self.tun.rfp_depth
+            && eval.abs() < MATE_BOUND
+            && eval - prune.scaled(self.futility_margin(node.depth, node.improving)) >= beta)
+            .then_some((eval + beta) / 2)
+    }
+
+    /// Step 6, razoring: hopelessly below alpha, see whether captures save
+    /// the node; if not, it fails low.
+    #[inline(always)]
+    fn razor(&mut self, job: &SearchJob, node: &Node, eval: Score, alpha: Score) -> Option<Score> {
+        let d = node.depth;
+        let t = &self.tun;
+        if !(self.prune.razor
+            && d <= t.razor_depth
+            && eval + t.razor_base + t.razor_depth_sq * d * d < alpha)
+        {
+            return None;
+        }
+        let v = self.qsearch(job, false, node.ply, alpha - 1, alpha);
+        (v < alpha).then_some(v)
+    }
+
+    /// Step 6, null move: if passing still leaves us at or above beta after
+    /// a reduced search, cut. Only with a chariot, horse or cannon to move,
+    /// since xiangqi end games of advisors, elephants and pawns are full of
+    /// zugzwang; and not with only a few legal moves, where having to move
+    /// may be what loses (the last moves walking into a stalemate).
+    fn null_move(
+        &mut self,
+        job: &SearchJob,
+        node: &Node,
+        eval: Score,
+        beta: Score,
+    ) -> Option<Score> {
+        let (ply, depth) = (node.ply, node.depth);
+        let prune = self.prune;
+        if !(prune.forward
+            && depth >= prune.null_min_depth
+            && eval >= beta
+            && node.static_eval
+                >= beta - self.tun.nmp_eval_per_depth * depth + self.tun.nmp_eval_base
+            && self.frame_back(ply, 1).mv != Move::NULL
+            && self.pos.has_major_pieces(self.pos.side_to_move())
+            && beta.abs() < MATE_BOUND
+            && !self.short_of_moves())
+        {
+            return None;
+        }
+        // Deeper null-move reductions measured +27 ± 24 Elo over 384 games
+        // against 3 + depth / 4 (3+0.03 s, SPRT cut at LLR 1.57).
+        let t = &self.tun;
+        let r = t.nmp_base
+            + depth / t.nmp_depth_divisor
+            + ((eval - beta) / t.nmp_eval_divisor).min(t.nmp_eval_max);
+        let f = self.frame_mut(ply);
+        f.mv = Move::NULL;
+        f.cont_slot = NULL_SLOT;
+        self.do_null_move();
+        let v = -self.search(
+            job,
+            NodeType::NonPv,
+            ply + 1,
+            -beta,
+            -beta + 1,
+            depth - r,
+            false,
+        );
+        self.undo_null_move();
+        if job.stopped() {
+            return Some(0);
+        }
+        // A mate found after passing is not proof of one: return beta.
+        (v >= beta).then_some(if v >= MATE_BOUND { beta } else { v })
+    }
+
+    /// The counter move to the opponent's last move, if any.
+    #[inline(always)]
+    fn counter_move(&self, ply: usize) -> Move {
+        let prev = self.frame_back(ply, 1).mv;
+        if prev.is_some() {
+            let pc = self.pos.piece_on(prev.to());
+            if pc.is_some() {
+                return self.hist.counters.get(pc, prev.to());
+            }
+        }
+        Move::NONE
+    }
+
+    /// Whether the side to move has at most `STALEMATE_WATCH` legal moves.
+    fn short_of_moves(&self) -> bool {
+        !movegen::has_more_legal_moves_than(&self.pos, STALEMATE_WATCH)
+    }
+
+    /// Whether the opponent would have at most `STALEMATE_WATCH` legal
+    /// moves if we passed: then one quiet move of ours may take its last
+    /// ones, and a stalemate wins as surely as a mate. Not in check.
+    fn opponent_short_of_moves(&mut self) -> bool {
+        // Quick answer first: a chariot with many free points has more
+        // moves than one quiet move of ours can take away.
+        let them = !self.pos.side_to_move();
+        let theirs = self.pos.pieces_of(them);
+        let occ = self.pos.occupancy();
+        if self
+            .pos
+            .pieces(them, PieceKind::Chariot)
+            .any(|sq| (attacks::chariot(sq, occ) & !theirs).count() as usize > 2 * STALEMATE_WATCH)
+        {
+            return false;
+        }
+        self.do_null_move();
+        let few = self.short_of_moves();
+        self.undo_null_move();
+        few
+    }
+
+    /// Whether `m` leaves the opponent without a legal move (mate or
+    /// stalemate).
+    fn leaves_no_move(&mut self, m: Move) -> bool {
+        self.do_move(m);
+        let none = !movegen::has_legal_move(&self.pos);
+        self.undo_move();
+        none
+    }
+
+    /// Sends the root move being searched, at most about once a second.
+    fn report_current_move(&mut self, job: &SearchJob, depth: Depth, m: Move, number: i32) {
+        if !self.is_main() || job.start.elapsed() <= Duration::from_millis(1000) {
+            return;
+        }
+        let now = Instant::now();
+        if self
+            .last_currmove_report
+            .is_none_or(|t| now.duration_since(t) >= Duration::from_millis(1000))
+        {
+            self.last_currmove_report = Some(now);
+            (job.reporter)(Report::CurrentMove {
+                depth,
+                mv: m,
+                number: number as usize + self.pv_idx,
+            });
+        }
+    }
+
+    /// Margin for reverse futility pruning.
+    #[inline(always)]
+    fn futility_margin(&self, depth: Depth, improving: bool) -> Score {
+        (self.tun.rfp_margin - self.tun.rfp_improving * improving as Score) * depth
+    }
+
+    /// Quiet moves after this many are not searched at low depth.
+    #[inline(always)]
+    fn late_move_limit(&self, depth: Depth, improving: bool) -> i32 {
+        let base = self.tun.lmp_base + depth * depth;
+        if improving { base } else { base / 2 + 1 }
+    }
+
+    /// Step 8a: whether a move is worth searching at this depth.
+    #[inline(always)]
+    fn shallow_prune(&self, node: &Node, mv: &MoveInfo, alpha: Score) -> MovePrune {
+        let prune = self.prune;
+        if !prune.forward || !self.pos.has_major_pieces(self.pos.side_to_move()) {
+            return MovePrune::Search;
+        }
+        let t = &self.tun;
+        let depth = node.depth;
+        let r = self.reduction(depth, mv.number, node.improving);
+        let lmr_depth = (depth - 1 - r / 1024).max(0);
+        let m = mv.m;
+        if !mv.is_capture && !mv.gives_check {
+            // Late-move pruning: enough quiet moves tried.
+            if mv.number >= prune.scaled(self.late_move_limit(depth, node.improving)) {
+                return MovePrune::SkipQuiets;
+            }
+            // Futility: even a good quiet move leaves us below alpha.
+            if !node.in_check
+                && lmr_depth <= t.fp_depth
+                && node.static_eval
+                    + prune.scaled(t.fp_base + t.fp_per_depth * lmr_depth)
+                    + mv.history / t.fp_history_divisor
+                    <= alpha
+            {
+                return MovePrune::Skip;
+            }
+            // History: the move has failed here too often.
+            if lmr_depth <= t.hp_depth && mv.history < -prune.scaled(t.hp_per_depth * depth) {
+                return MovePrune::Skip;
+            }
+            // SEE: the move loses material.
+            if !self
+                .pos
+                .see_ge(m, -prune.scaled(t.see_quiet * lmr_depth * lmr_depth))
+            {
+                return MovePrune::Skip;
+            }
+        } else if depth <= t.see_noisy_depth
+            && !self.pos.see_ge(m, -prune.scaled(t.see_noisy * depth))
+        {
+            return MovePrune::Skip;
+        }
+        MovePrune::Search
+    }
+
+    /// Step 8c: searches the move just made. Late moves get a reduced
+    /// null-window search first, then a full-depth null-window one if they
+    /// beat alpha; on the principal variation, a move that may raise alpha
+    /// gets the full window.
+    #[inline(always)]
+    fn search_move(
+        &mut self,
+        job: &SearchJob,
+        node: &Node,
+        mv: &MoveInfo,
+        alpha: Score,
+        beta: Score,
+        new_depth: Depth,
+    ) -> Score {
+        let ply = node.ply;
+        let mut score;
+        if node.depth >= 2 && mv.number > 1 + node.root as i32 && (!mv.is_capture || node.cut) {
+            let r = self.late_move_reduction(node, mv);
+            let reduced = (new_depth - r / 1024).clamp(1, new_depth.max(1));
+            score = -self.search(
+                job,
+                NodeType::NonPv,
+                ply + 1,
+                -alpha - 1,
+                -alpha,
+                reduced,
+                true,
+            );
+            if score > alpha && reduced < new_depth {
+                score = -self.search(
+                    job,
+                    NodeType::NonPv,
+                    ply + 1,
+                    -alpha - 1,
+                    -alpha,
+                    new_depth,
+                    !node.cut,
+                );
+            }
+        } else if !node.pv || mv.number > 1 {
+            score = -self.search(
+                job,
+                NodeType::NonPv,
+                ply + 1,
+                -alpha - 1,
+                -alpha,
+                new_depth,
+                !node.cut,
+            );
+        } else {
+            score = alpha + 1; // force the full-window search below
+        }
+        if node.pv && (mv.number == 1 || (score > alpha && (node.root || score < beta))) {
+            score = -self.search(job, NodeType::Pv, ply + 1, -beta, -alpha, new_depth, false);
+        }
+        score
+    }
+
+    /// The late-move reduction of a move, in plies times 1024.
+    #[inline(always)]
+    fn late_move_reduction(&self, node: &Node, mv: &MoveInfo) -> i32 {
+        let t = &self.tun;
+        let mut r = self.reduction(node.depth, mv.number, node.improving);
+        if !node.pv {
+            r += t.lmr_non_pv;
+        }
+        if node.cut {
+            r += t.lmr_cut;
+        }
+        if node.tt_pv {
+            r -= t.lmr_tt_pv;
+        }
+        if mv.refutation {
+            r -= t.lmr_refutation;
+        }
+        if mv.gives_check {
+            r -= t.lmr_check;
+        }
+        r - mv.history * 1024 / t.lmr_history_divisor
+    }
+
+    /// Step 8d at the root: the move's score and line, or -INFINITE when it
+    /// failed low (its true score is unknown).
+    fn update_root_move(
+        &mut self,
+        job: &SearchJob,
+        m: Move,
+        number: i32,
+        score: Score,
+        alpha: Score,
+    ) {
+        let seldepth = self.seldepth;
+        let idx = self.root_moves.iter().position(|r| r.mv == m).unwrap_or(0);
+        let child_len = self.pv_len[1];
+        let child: Vec<Move> = self.pv[1][..child_len].to_vec();
+        let rm = &mut self.root_moves[idx];
+        if number == 1 || score > alpha {
+            rm.score = score + root_noise(job.root_noise, job.seed, m);
+            rm.seldepth = seldepth;
+            rm.pv.clear();
+            rm.pv.push(m);
+            rm.pv.extend_from_slice(&child);
+            if number > 1 {
+                self.best_move_changes += 1.0;
+            }
+        } else {
+            rm.score = -INFINITE;
+        }
+    }
+
+    /// Step 10: the best move's bonus, the maluses of the moves tried
+    /// before it.
+    fn update_histories(
+        &mut self,
+        ply: usize,
+        depth: Depth,
+        best: Move,
+        quiets: &MoveList,
+        captures: &MoveList,
+    ) {
+        let bonus = stat_bonus(depth);
+        if self.pos.piece_on(best.to()).is_none() {
+            self.update_quiet_stats(ply, best, quiets.as_slice(), bonus);
+        } else {
+            let pc = self.pos.piece_on(best.from());
+            let cap = self.pos.piece_on(best.to());
+            self.hist.captures.update(pc, best.to(), cap.kind(), bonus);
+        }
+        for &c in captures.as_slice() {
+            let pc = self.pos.piece_on(c.from());
+            let cap = self.pos.piece_on(c.to());
+            if cap.is_some() {
+                self.hist.captures.update(pc, c.to(), cap.kind(), -bonus);
+            }
+        }
     }
 
     fn update_quiet_stats(&mut self, ply: usize, best: Move, others: &[Move], bonus: i32) {
@@ -1255,11 +1630,7 @@ impl Worker {
             f.killers[1] = f.killers[0];
             f.killers[0] = best;
         }
-        let slots = [
-            self.frames[ply + FRAME_OFFSET - 1].cont_slot,
-            self.frames[ply + FRAME_OFFSET - 2].cont_slot,
-            self.frames[ply + FRAME_OFFSET - 4].cont_slot,
-        ];
+        let slots = self.cont_slots(ply);
         let pc = self.pos.piece_on(best.from());
         self.hist.butterfly.update(us, best, bonus);
         for s in slots {
@@ -1272,7 +1643,7 @@ impl Worker {
                 self.hist.continuation.update(s, p, m.to(), -bonus);
             }
         }
-        let prev = self.frames[ply + FRAME_OFFSET - 1].mv;
+        let prev = self.frame_back(ply, 1).mv;
         if prev.is_some() {
             let prev_pc = self.pos.piece_on(prev.to());
             if prev_pc.is_some() {
@@ -1284,9 +1655,30 @@ impl Worker {
     #[inline(always)]
     fn reduction(&self, depth: Depth, move_count: i32, improving: bool) -> i32 {
         let r = self.reductions[(depth as usize).min(63)][(move_count as usize).min(63)];
-        if improving { r } else { r + 512 }
+        if improving {
+            r
+        } else {
+            r + self.tun.lmr_not_improving
+        }
     }
 
+    // -----------------------------------------------------------------------
+    // Quiescence.
+
+    /// Quiescence search: captures only (every evasion in check), so that
+    /// the static evaluation is only trusted in quiet positions. The steps:
+    ///
+    /// 1. Count the node; stop when asked.
+    /// 2. The game rules (only when a repetition or the move limit is
+    ///    possible) and the ply cap.
+    /// 3. Transposition table: return a stored score that settles the window.
+    /// 4. Stand pat (not in check): the static evaluation is a lower bound;
+    ///    it may already reach beta, if the side to move has a move at all.
+    /// 5. The captures, skipping those that cannot reach alpha (delta
+    ///    pruning) or lose material (SEE).
+    /// 6. No legal move (in check, or a quiet position with no capture and
+    ///    no other move): mated.
+    /// 7. Store the result in the transposition table.
     fn qsearch(
         &mut self,
         job: &SearchJob,
@@ -1295,6 +1687,11 @@ impl Worker {
         mut alpha: Score,
         beta: Score,
     ) -> Score {
+        debug_assert!(-INFINITE <= alpha && alpha < beta && beta <= INFINITE);
+        debug_assert!(pv_node || alpha + 1 == beta, "null window off the PV");
+        debug_assert!(ply < MAX_PLY);
+
+        // 1. Count the node.
         self.tick(job);
         if pv_node {
             self.pv_len[ply] = 0;
@@ -1304,27 +1701,29 @@ impl Worker {
             return 0;
         }
         let in_check = self.pos.in_check();
+
+        // 2. Results that need no search. A repetition needs at least four
+        // plies without a capture.
         if self.pos.rule60() >= 4
             && let Some(s) = self.rule_result(job, ply)
         {
             return s;
         }
         if ply >= MAX_PLY - 4 {
-            return if in_check { 0 } else { self.static_eval() };
+            return self.score_at_ply_cap(in_check);
         }
+
+        // 3. Transposition table (any stored depth will do here).
         let key = self.pos.key();
         let tt_hit = job.tt.probe(key, ply);
         if !pv_node
             && let Some(h) = tt_hit
-            && match h.bound {
-                Bound::Exact => true,
-                Bound::Lower => h.score >= beta,
-                Bound::Upper => h.score <= alpha,
-                Bound::None => false,
-            }
+            && self.tt_cuts(job, &h, QS_DEPTH, alpha, beta)
         {
             return h.score;
         }
+
+        // 4. Stand pat.
         let mut best_score;
         let static_eval;
         if in_check {
@@ -1333,6 +1732,11 @@ impl Worker {
         } else {
             (static_eval, best_score) = self.evals(tt_hit);
             if best_score >= beta {
+                // Standing pat needs a move to stand on: without one the
+                // side to move is stalemated.
+                if !movegen::has_legal_move(&self.pos) {
+                    return mated_in(ply);
+                }
                 if tt_hit.is_none() {
                     job.tt.store(
                         key,
@@ -1340,7 +1744,7 @@ impl Worker {
                         Move::NONE,
                         best_score,
                         static_eval,
-                        -1,
+                        QS_DEPTH,
                         Bound::Lower,
                         false,
                     );
@@ -1349,10 +1753,12 @@ impl Worker {
             }
             alpha = alpha.max(best_score);
         }
+
+        // 5. Captures (or evasions).
         let tt_move = tt_hit.map_or(Move::NONE, |h| h.mv);
         let cont = [
-            self.frames[ply + FRAME_OFFSET - 1].cont_slot,
-            self.frames[ply + FRAME_OFFSET - 2].cont_slot,
+            self.frame_back(ply, 1).cont_slot,
+            self.frame_back(ply, 2).cont_slot,
             NULL_SLOT,
         ];
         let kind = PickerKind::Quiescence;
@@ -1362,23 +1768,18 @@ impl Worker {
         let mut move_count = 0;
         while let Some(m) = picker.next(&self.pos, &self.hist) {
             move_count += 1;
-            let captured = self.pos.piece_on(m.to());
             if !in_check && best_score > -MATE_BOUND {
                 // Delta pruning: even winning this piece cannot reach alpha.
-                if static_eval + see_value(captured) + 200 <= alpha && !self.pos.gives_check(m) {
-                    best_score = best_score.max(static_eval + see_value(captured) + 200);
+                let gain = static_eval + see_value(self.pos.piece_on(m.to())) + self.tun.qs_delta;
+                if gain <= alpha && !self.pos.gives_check(m) {
+                    best_score = best_score.max(gain);
                     continue;
                 }
                 if !self.pos.see_ge(m, 0) {
                     continue;
                 }
             }
-            let moved = self.pos.piece_on(m.from());
-            {
-                let f = self.frame_mut(ply);
-                f.mv = m;
-                f.cont_slot = cont_slot(moved, m.to());
-            }
+            self.record_move(ply, m);
             self.do_move(m);
             job.tt.prefetch(self.pos.key());
             let score = -self.qsearch(job, pv_node, ply + 1, -beta, -alpha);
@@ -1400,9 +1801,14 @@ impl Worker {
                 }
             }
         }
-        if in_check && move_count == 0 {
-            return -(MATE - ply as Score);
+
+        // 6. No legal move: mated, or stalemated (a capture would have been
+        // counted, so only a quiet position needs the test).
+        if move_count == 0 && (in_check || !movegen::has_legal_move(&self.pos)) {
+            return mated_in(ply);
         }
+
+        // 7. Transposition table.
         let bound = if best_score >= beta {
             Bound::Lower
         } else {
@@ -1418,21 +1824,9 @@ impl Worker {
             bound,
             false,
         );
+        debug_assert!(best_score > -INFINITE && best_score < INFINITE);
         best_score
     }
-}
-
-/// Margin for reverse futility pruning.
-#[inline(always)]
-fn futility_margin(depth: Depth, improving: bool) -> Score {
-    (110 - 40 * improving as Score) * depth
-}
-
-/// Quiet moves after this many are not searched at low depth.
-#[inline(always)]
-fn late_move_limit(depth: Depth, improving: bool) -> i32 {
-    let base = 3 + depth * depth;
-    if improving { base } else { base / 2 + 1 }
 }
 
 /// Helper threads skip some depths (the pattern Stockfish once used) so
@@ -1457,53 +1851,9 @@ fn root_noise(amp: i32, seed: u64, m: Move) -> Score {
     (x % (2 * amp as u64 + 1)) as Score - amp
 }
 
-/// Picks the answer among threads: each thread votes for its best move with
-/// a weight growing with its depth and its score's margin over the worst
-/// thread's; a found mate wins outright.
-pub fn vote(results: &[ThreadResult]) -> Option<&ThreadResult> {
-    let min_score = results.iter().map(|r| r.score).min()?;
-    let mut votes: Vec<(Move, i64)> = Vec::new();
-    for r in results {
-        let w = (r.score - min_score + 14) as i64 * r.depth.max(1) as i64;
-        match votes.iter_mut().find(|(m, _)| *m == r.best) {
-            Some(v) => v.1 += w,
-            None => votes.push((r.best, w)),
-        }
-    }
-    let weight = |r: &ThreadResult| votes.iter().find(|(m, _)| *m == r.best).map_or(0, |v| v.1);
-    let mut best = &results[0];
-    for r in &results[1..] {
-        let better = if best.score >= MATE_BOUND || r.score >= MATE_BOUND {
-            r.score > best.score
-        } else {
-            weight(r) > weight(best) || (weight(r) == weight(best) && r.depth > best.depth)
-        };
-        if better {
-            best = r;
-        }
-    }
-    Some(best)
-}
-
 #[cfg(test)]
 mod tests {
     use super::*;
-
-    #[test]
-    fn vote_prefers_agreement_and_mates() {
-        let m1 = Move::parse("h2e2").unwrap();
-        let m2 = Move::parse("b2e2").unwrap();
-        let r = |m, score, depth| ThreadResult {
-            best: m,
-            score,
-            depth,
-            pv: vec![m],
-        };
-        let rs = vec![r(m1, 30, 10), r(m2, 35, 10), r(m2, 34, 10)];
-        assert_eq!(vote(&rs).unwrap().best, m2);
-        let rs = vec![r(m1, 30, 10), r(m2, MATE - 5, 6)];
-        assert_eq!(vote(&rs).unwrap().best, m2);
-    }
 
     #[test]
     fn root_noise_is_bounded_and_deterministic() {

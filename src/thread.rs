@@ -1,11 +1,14 @@
 //! Lazy SMP: a pool of persistent search threads that all search the same
 //! root over one shared transposition table, each with its own histories.
 //! Thread 0 is the main thread: it keeps time, reports progress, and when
-//! it finishes it stops the helpers, holds the best-thread vote and sends
+//! it finishes it stops the helpers, holds the best-thread vote (`vote`) and sends
 //! the final `BestMove` report.
 
-use crate::search::{self, Report, SearchJob, Worker};
+use crate::movegen;
+use crate::search::{Report, SearchJob, ThreadResult, Worker};
+use crate::types::{MATE_BOUND, Move};
 use crossbeam_channel::{Receiver, Sender, unbounded};
+use std::panic::AssertUnwindSafe;
 use std::sync::atomic::{AtomicUsize, Ordering};
 use std::sync::{Arc, Condvar, Mutex};
 use std::thread::JoinHandle;
@@ -69,25 +72,49 @@ pub struct ThreadPool {
 }
 
 impl ThreadPool {
+    /// A pool of `threads` search threads (clamped to 1..=MAX_THREADS).
+    ///
+    /// # Panics
+    /// If not even one thread can start; hosts use `start_threads`.
     pub fn new(threads: usize) -> ThreadPool {
+        ThreadPool::start_threads(threads).expect("starting a search thread")
+    }
+
+    /// Starts up to `threads` search threads (clamped to 1..=MAX_THREADS):
+    /// if the system refuses one, the pool keeps those already running
+    /// (`size` tells how many). An error only when none could start.
+    pub fn start_threads(threads: usize) -> std::io::Result<ThreadPool> {
+        ThreadPool::start_with(threads, |id, rx| {
+            std::thread::Builder::new()
+                .name(format!("search-{id}"))
+                .stack_size(STACK_SIZE)
+                .spawn(move || thread_main(id, rx))
+        })
+    }
+
+    fn start_with(
+        threads: usize,
+        mut spawn: impl FnMut(usize, Receiver<Msg>) -> std::io::Result<JoinHandle<()>>,
+    ) -> std::io::Result<ThreadPool> {
         let n = threads.clamp(1, MAX_THREADS);
         let mut senders = Vec::with_capacity(n);
         let mut handles = Vec::with_capacity(n);
         for id in 0..n {
             let (tx, rx) = unbounded();
-            senders.push(tx);
-            let h = std::thread::Builder::new()
-                .name(format!("search-{id}"))
-                .stack_size(STACK_SIZE)
-                .spawn(move || thread_main(id, rx))
-                .expect("spawning a search thread");
-            handles.push(h);
+            match spawn(id, rx) {
+                Ok(h) => {
+                    senders.push(tx);
+                    handles.push(h);
+                }
+                Err(e) if id == 0 => return Err(e),
+                Err(_) => break,
+            }
         }
-        ThreadPool {
+        Ok(ThreadPool {
             senders,
             handles,
             current: None,
-        }
+        })
     }
 
     pub fn size(&self) -> usize {
@@ -186,7 +213,16 @@ fn thread_main(id: usize, rx: Receiver<Msg>) {
                 }
             }
             Msg::Search(job, done) => {
-                worker.run(&job);
+                // A panic in the search is a bug, but it must not leave the
+                // pool (and the host) waiting for ever for this thread: the
+                // thread reports no result and the search ends as usual.
+                let ran = std::panic::catch_unwind(AssertUnwindSafe(|| worker.run(&job)));
+                if ran.is_err() {
+                    if id == 0 {
+                        job.stop();
+                    }
+                    worker = Worker::new(id);
+                }
                 if id == 0 {
                     finish_main(&job, &done);
                 } else {
@@ -215,20 +251,25 @@ fn finish_main(job: &SearchJob, done: &Completion) {
         std::thread::yield_now();
     }
     done.running.store(0, Ordering::Release);
-    let results: Vec<search::ThreadResult> = job
+    let results: Vec<ThreadResult> = job
         .results
         .lock()
         .map(|r| r.iter().flatten().cloned().collect())
         .unwrap_or_default();
-    let report = match search::vote(&results) {
+    let report = match vote(&results) {
         Some(best) => Report::BestMove {
             best: Some(best.best),
             ponder: best.pv.get(1).copied(),
             score: best.score,
             depth: best.depth,
         },
+        // No thread has an answer (only after a failure: `go` is not
+        // started without a legal move): any allowed move beats none.
         None => Report::BestMove {
-            best: None,
+            best: movegen::legal_moves(&job.root)
+                .iter()
+                .copied()
+                .find(|m| job.root_filter.is_empty() || job.root_filter.contains(m)),
             ponder: None,
             score: 0,
             depth: 0,
@@ -236,4 +277,110 @@ fn finish_main(job: &SearchJob, done: &Completion) {
     };
     (job.reporter)(report);
     done.finish();
+}
+
+/// Picks the answer among threads: each thread votes for its best move with
+/// a weight growing with its depth and its score's margin over the worst
+/// thread's; a found mate wins outright.
+pub fn vote(results: &[ThreadResult]) -> Option<&ThreadResult> {
+    let min_score = results.iter().map(|r| r.score).min()?;
+    let mut votes: Vec<(Move, i64)> = Vec::new();
+    for r in results {
+        let w = (r.score - min_score + 14) as i64 * r.depth.max(1) as i64;
+        match votes.iter_mut().find(|(m, _)| *m == r.best) {
+            Some(v) => v.1 += w,
+            None => votes.push((r.best, w)),
+        }
+    }
+    let weight = |r: &ThreadResult| votes.iter().find(|(m, _)| *m == r.best).map_or(0, |v| v.1);
+    let mut best = &results[0];
+    for r in &results[1..] {
+        let better = if best.score >= MATE_BOUND || r.score >= MATE_BOUND {
+            r.score > best.score
+        } else {
+            weight(r) > weight(best) || (weight(r) == weight(best) && r.depth > best.depth)
+        };
+        if better {
+            best = r;
+        }
+    }
+    Some(best)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::types::MATE;
+
+    /// Spawns real threads until `limit`, then fails as the system would.
+    fn spawner(
+        limit: usize,
+    ) -> impl FnMut(usize, Receiver<Msg>) -> std::io::Result<JoinHandle<()>> {
+        move |id, rx| {
+            if id >= limit {
+                return Err(std::io::Error::other("no more threads"));
+            }
+            std::thread::Builder::new().spawn(move || thread_main(id, rx))
+        }
+    }
+
+    #[test]
+    fn a_panicking_search_still_ends_with_a_legal_move() {
+        use crate::position::Position;
+        use crate::time::Limits;
+        use crate::tt::TranspositionTable;
+        for threads in [1, 2] {
+            let mut pool = ThreadPool::new(threads);
+            let best = Arc::new(Mutex::new(None));
+            let sink = best.clone();
+            let reporter = Arc::new(move |r: Report| {
+                if let Report::BestMove { best, .. } = r {
+                    *sink.lock().unwrap() = Some(best);
+                }
+            });
+            let tt = Arc::new(TranspositionTable::new(1));
+            let pos = Position::startpos();
+            let mut job =
+                SearchJob::new(pos.clone(), Limits::depth(4), tt.clone(), threads, reporter);
+            job.seed = crate::search::PANIC_SEED_FOR_TESTS;
+            pool.start(job);
+            pool.wait();
+            let m = best
+                .lock()
+                .unwrap()
+                .take()
+                .flatten()
+                .expect("a move despite the panic");
+            assert!(movegen::legal_moves(&pos).contains(m));
+            // The pool still works.
+            let reporter = Arc::new(|_: Report| {});
+            pool.start(SearchJob::new(pos, Limits::depth(3), tt, threads, reporter));
+            pool.wait();
+        }
+    }
+
+    #[test]
+    fn a_refused_thread_leaves_a_smaller_pool() {
+        let pool = ThreadPool::start_with(8, spawner(3)).unwrap();
+        assert_eq!(pool.size(), 3);
+        drop(pool); // joins the three
+        assert!(ThreadPool::start_with(4, spawner(0)).is_err());
+        assert_eq!(ThreadPool::start_with(1, spawner(1)).unwrap().size(), 1);
+    }
+
+    #[test]
+    fn vote_prefers_agreement_and_mates() {
+        let m1 = Move::parse("h2e2").unwrap();
+        let m2 = Move::parse("b2e2").unwrap();
+        let r = |m, score, depth| ThreadResult {
+            best: m,
+            score,
+            depth,
+            pv: vec![m],
+        };
+        let rs = vec![r(m1, 30, 10), r(m2, 35, 10), r(m2, 34, 10)];
+        assert_eq!(vote(&rs).unwrap().best, m2);
+        let rs = vec![r(m1, 30, 10), r(m2, MATE - 5, 6)];
+        assert_eq!(vote(&rs).unwrap().best, m2);
+    }
 }

@@ -12,7 +12,9 @@
 //! empty slot, then the entry with the lowest `depth - 8 * age_distance`.
 
 use crate::types::*;
-use std::sync::atomic::{AtomicU64, Ordering};
+use std::alloc::{Layout, alloc_zeroed, dealloc};
+use std::ptr::NonNull;
+use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
 
 const CLUSTER_SIZE: usize = 4;
 const ENTRY_BYTES: usize = 16;
@@ -27,17 +29,6 @@ struct Cluster {
 struct Entry {
     key_xor: AtomicU64,
     data: AtomicU64,
-}
-
-impl Default for Cluster {
-    fn default() -> Self {
-        Cluster {
-            entries: std::array::from_fn(|_| Entry {
-                key_xor: AtomicU64::new(0),
-                data: AtomicU64::new(0),
-            }),
-        }
-    }
 }
 
 /// What a probe found.
@@ -111,60 +102,136 @@ impl Packed {
     }
 }
 
+/// The clusters, in zeroed memory straight from the allocator: an all-zero
+/// cluster is a valid empty one (atomics are plain integers in memory), so
+/// nothing is written at allocation. For a large table the system then
+/// supplies pages only as the search first touches them: asking for a big
+/// table is instant, and a size the system cannot give fails at once
+/// instead of after minutes of paging.
+///
+/// The memory is asked for with the allocator's basic alignment and
+/// aligned to a cache line by hand: Rust's `alloc_zeroed` for a 64-byte
+/// alignment allocates and then writes every byte, which would touch (and
+/// commit) the whole table, where `calloc` gets fresh zero pages.
+struct Clusters {
+    ptr: NonNull<Cluster>,
+    len: usize,
+    /// What was allocated (for `dealloc`).
+    raw: NonNull<u8>,
+    layout: Layout,
+}
+
+// SAFETY: `Clusters` owns its memory, like a `Box<[Cluster]>`, and
+// `Cluster` is made of atomics, which are `Send` and `Sync`.
+unsafe impl Send for Clusters {}
+// SAFETY: as above.
+unsafe impl Sync for Clusters {}
+
+impl Clusters {
+    /// `len` zeroed clusters (at least one), or `None` if the allocator
+    /// refuses.
+    fn zeroed(len: usize) -> Option<Clusters> {
+        let len = len.max(1);
+        let bytes = len.checked_mul(CLUSTER_BYTES)?.checked_add(CLUSTER_BYTES)?;
+        let layout = Layout::from_size_align(bytes, 16).ok()?;
+        // SAFETY: the layout has a non-zero size; null is handled below.
+        let raw = NonNull::new(unsafe { alloc_zeroed(layout) })?;
+        let offset = raw.as_ptr().align_offset(CLUSTER_BYTES);
+        debug_assert!(offset < CLUSTER_BYTES);
+        // SAFETY: `offset` < 64, so the `len` clusters from there lie inside
+        // the `len * 64 + 64` bytes allocated.
+        let first = unsafe { raw.as_ptr().add(offset) }.cast::<Cluster>();
+        Some(Clusters {
+            ptr: NonNull::new(first)?,
+            len,
+            raw,
+            layout,
+        })
+    }
+}
+
+impl std::ops::Deref for Clusters {
+    type Target = [Cluster];
+
+    #[inline(always)]
+    fn deref(&self) -> &[Cluster] {
+        // SAFETY: `ptr` is 64-byte aligned and points to `len` clusters of
+        // zeroed-then-atomically-written memory (zero is a valid cluster),
+        // owned by `self` for its lifetime.
+        unsafe { std::slice::from_raw_parts(self.ptr.as_ptr(), self.len) }
+    }
+}
+
+impl Drop for Clusters {
+    fn drop(&mut self) {
+        // SAFETY: allocated in `zeroed` with this very layout.
+        unsafe { dealloc(self.raw.as_ptr(), self.layout) };
+    }
+}
+
+/// The allocator refused a table of this many bytes.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct AllocError {
+    pub bytes: usize,
+}
+
+impl std::fmt::Display for AllocError {
+    fn fmt(&self, f: &mut std::fmt::Formatter) -> std::fmt::Result {
+        write!(f, "could not allocate {} bytes", self.bytes)
+    }
+}
+
+impl std::error::Error for AllocError {}
+
 pub struct TranspositionTable {
-    clusters: Vec<Cluster>,
+    clusters: Clusters,
     age: std::sync::atomic::AtomicU8,
+    /// Whether anything was stored since the table was made or cleared:
+    /// clearing an unused table writes nothing (a large fresh table then
+    /// stays untouched, its memory not yet taken from the system).
+    written: AtomicBool,
 }
 
 impl TranspositionTable {
-    /// A table using at most `mb` mebibytes (at least one cluster).
+    /// A table of `mb` mebibytes (at least one cluster; the cluster count is
+    /// the largest that fits the byte budget exactly).
+    ///
+    /// # Panics
+    /// If the allocator refuses; hosts choose sizes through `try_new`.
     pub fn new(mb: usize) -> TranspositionTable {
-        let mut tt = TranspositionTable {
-            clusters: Vec::new(),
-            age: std::sync::atomic::AtomicU8::new(0),
-        };
-        tt.resize(mb);
-        tt
+        TranspositionTable::try_new(mb).unwrap_or_else(|e| panic!("hash table of {mb} MB: {e}"))
     }
 
     /// Like `new`, but an allocation the system refuses comes back as an
     /// error instead of aborting the process (hosts may ask for any size).
-    pub fn try_new(mb: usize) -> Result<TranspositionTable, std::collections::TryReserveError> {
+    pub fn try_new(mb: usize) -> Result<TranspositionTable, AllocError> {
         let bytes = mb.max(1).saturating_mul(1024 * 1024);
         let n = (bytes / CLUSTER_BYTES).max(1);
-        let mut clusters = Vec::new();
-        clusters.try_reserve_exact(n)?;
-        clusters.resize_with(n, Cluster::default);
+        let clusters = Clusters::zeroed(n).ok_or(AllocError { bytes })?;
         Ok(TranspositionTable {
             clusters,
             age: std::sync::atomic::AtomicU8::new(0),
+            written: AtomicBool::new(false),
         })
-    }
-
-    /// Reallocates to `mb` mebibytes, clearing the table. The cluster count
-    /// is the largest that fits the byte budget exactly.
-    pub fn resize(&mut self, mb: usize) {
-        let bytes = mb.max(1).saturating_mul(1024 * 1024);
-        let n = (bytes / CLUSTER_BYTES).max(1);
-        self.clusters = Vec::new(); // free the old table before allocating
-        let mut v = Vec::with_capacity(n);
-        v.resize_with(n, Cluster::default);
-        self.clusters = v;
-        self.age.store(0, Ordering::Relaxed);
     }
 
     pub fn size_bytes(&self) -> usize {
         self.clusters.len() * CLUSTER_BYTES
     }
 
+    /// Empties the table (nothing to write if nothing was stored since it
+    /// was made or last cleared).
     pub fn clear(&self) {
-        for c in &self.clusters {
+        self.age.store(0, Ordering::Relaxed);
+        if !self.written.swap(false, Ordering::Relaxed) {
+            return;
+        }
+        for c in self.clusters.iter() {
             for e in &c.entries {
                 e.key_xor.store(0, Ordering::Relaxed);
                 e.data.store(0, Ordering::Relaxed);
             }
         }
-        self.age.store(0, Ordering::Relaxed);
     }
 
     /// Starts a new search generation (entries from older ones are
@@ -235,6 +302,9 @@ impl TranspositionTable {
         bound: Bound,
         pv: bool,
     ) {
+        if !self.written.load(Ordering::Relaxed) {
+            self.written.store(true, Ordering::Relaxed);
+        }
         let c = self.cluster(key);
         let age = self.current_age();
         let mut target = 0;
@@ -333,6 +403,19 @@ pub fn score_from_tt(s: Score, ply: usize) -> Score {
     }
 }
 
+/// Memory the system could still give without swapping, in mebibytes
+/// (`MemAvailable` of `/proc/meminfo`); `None` where that is not known.
+pub fn available_memory_mb() -> Option<usize> {
+    let info = std::fs::read_to_string("/proc/meminfo").ok()?;
+    parse_mem_available_mb(&info)
+}
+
+fn parse_mem_available_mb(meminfo: &str) -> Option<usize> {
+    let line = meminfo.lines().find(|l| l.starts_with("MemAvailable:"))?;
+    let kb: usize = line.split_whitespace().nth(1)?.parse().ok()?;
+    Some(kb / 1024)
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -387,6 +470,26 @@ mod tests {
             (h.score, h.eval, h.depth, h.bound),
             (-321, -5, -1, Bound::Upper)
         );
+    }
+
+    #[test]
+    fn meminfo_is_read_in_mebibytes() {
+        let info = "MemTotal:       24576000 kB\nMemFree:   100 kB\nMemAvailable:   20480000 kB\n";
+        assert_eq!(parse_mem_available_mb(info), Some(20000));
+        assert_eq!(parse_mem_available_mb("MemTotal: 5 kB\n"), None);
+    }
+
+    #[test]
+    fn a_refused_size_is_an_error_not_an_abort() {
+        // More than any address space: the allocator must say no.
+        let e = TranspositionTable::try_new(usize::MAX / (1024 * 1024)).err();
+        assert!(e.is_some());
+        // A fresh table is empty without having been written, and its
+        // clusters are cache-line aligned.
+        let tt = TranspositionTable::try_new(2).unwrap();
+        assert_eq!(tt.clusters.as_ptr() as usize % CLUSTER_BYTES, 0);
+        assert_eq!(tt.hashfull(), 0);
+        assert!(tt.probe(12345, 0).is_none());
     }
 
     #[test]

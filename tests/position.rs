@@ -378,3 +378,59 @@ fn bitboards_agree_with_board() {
         .fold(Bitboard::EMPTY, |b, &c| b | pos.pieces_of(c));
     assert_eq!(all, pos.occupied());
 }
+
+#[test]
+fn move_counting_agrees_with_the_generator() {
+    // Positions without a legal move: stalemates (not in check) and mates.
+    let stuck = [
+        "3k5/9/9/2N6/4R4/9/9/9/9/5K3 b",
+        "1R2k4/R8/9/9/9/9/9/9/9/3K5 b",
+    ];
+    let d2d3 = {
+        let mut p = Position::from_fen("9/2P6/3k5/9/3n5/3c5/9/3C5/9/2B1K1B2 w").unwrap();
+        p.make_move(Move::parse("d2d3").unwrap());
+        p
+    };
+    fn check(pos: &Position, seen: &mut [usize; 2]) {
+        let count = movegen::legal_moves(pos).len();
+        let any = count > 0;
+        assert_eq!(movegen::has_legal_move(pos), any, "{}", pos.to_fen());
+        for n in [0, 1, 2, 4, 8, count.saturating_sub(1), count, count + 1] {
+            let more = movegen::has_more_legal_moves_than(pos, n);
+            assert_eq!(more, count > n, "{n} of {count}: {}", pos.to_fen());
+        }
+        seen[any as usize] += 1;
+    }
+    let mut seen = [0usize; 2];
+    check(&d2d3, &mut seen);
+    for fen in stuck {
+        check(&Position::from_fen(fen).unwrap(), &mut seen);
+    }
+    assert_eq!(seen[1], 0, "all fixed cases have no move");
+    // Random playouts, many through sparse end games where few moves are
+    // left to find.
+    let sparse = [
+        "3k5/9/9/2N6/R8/9/9/9/9/5K3 w",
+        "4k4/4a4/9/9/9/9/9/9/4p4/3K5 w",
+        "2bak4/4a4/4b4/9/9/9/9/4B4/4A4/2BAK4 w",
+        "3ak4/9/4b4/9/2c6/9/9/4B4/9/3AK4 w",
+    ];
+    let mut rng = Rng(7);
+    for fen in FENS.iter().chain(sparse.iter()) {
+        for _ in 0..30 {
+            let mut pos = Position::from_fen(fen).unwrap();
+            for _ in 0..150 {
+                check(&pos, &mut seen);
+                let moves = movegen::legal_moves(&pos);
+                if moves.is_empty() {
+                    break;
+                }
+                pos.make_move(moves.as_slice()[rng.below(moves.len())]);
+            }
+        }
+    }
+    assert!(
+        seen[0] > 5,
+        "playouts reached positions without a move: {seen:?}"
+    );
+}

@@ -450,3 +450,133 @@ fn pruning_and_knowledge_levels_change_the_search() {
         assert_eq!(r.score, MATE - (2 * n as Score - 1), "pruning {level:?}");
     }
 }
+
+#[test]
+fn move_limits_below_ten_plies_search_cleanly() {
+    // The table's near-the-limit guard once computed `2 * limit - 20` in
+    // unsigned arithmetic, which underflows (a panic in debug builds) for
+    // limits under 10 moves; 0 turns the limit off.
+    let fen = "r1ba1a3/4kn3/2n1b4/pNp1p1p1p/4c4/6P2/P1P2R2P/1CcC5/9/2BAKAB2 w - - 0 1";
+    for limit in [0, 1, 5, 9, 10] {
+        let tt = Arc::new(TranspositionTable::new(4));
+        let mut pool = ThreadPool::new(1);
+        let out = Arc::new(Mutex::new(None));
+        let sink = out.clone();
+        let reporter = Arc::new(move |r: Report| {
+            if let Report::BestMove { best, .. } = r {
+                *sink.lock().unwrap() = Some(best);
+            }
+        });
+        let pos = Position::from_fen(fen).unwrap();
+        let mut job = SearchJob::new(pos.clone(), Limits::depth(6), tt, 1, reporter);
+        job.rules.move_limit = limit;
+        pool.start(job);
+        pool.wait();
+        let best = out.lock().unwrap().take().flatten();
+        assert!(
+            best.is_some_and(|m| movegen::legal_moves(&pos).contains(m)),
+            "limit {limit}"
+        );
+    }
+}
+
+/// A move seen from the other side of the board (as `colour_swapped`
+/// turns it round).
+fn turned(m: Move) -> Move {
+    Move::new(
+        Square::from_index(89 - m.from().index()),
+        Square::from_index(89 - m.to().index()),
+    )
+}
+
+/// Searches `fen` and its colour-swapped twin at each depth and checks that
+/// a win by leaving the opponent without a move in `plies` plies is found,
+/// with one of the `winning` first moves.
+fn assert_no_move_win(fen: &str, winning: &[&str], plies: Score, depths: &[i32]) {
+    let winning: Vec<Move> = winning.iter().map(|m| Move::parse(m).unwrap()).collect();
+    for swapped in [false, true] {
+        let mut pos = Position::from_fen(fen).unwrap();
+        let mut expect = winning.clone();
+        if swapped {
+            pos = pos.colour_swapped();
+            expect = expect.into_iter().map(turned).collect();
+        }
+        // The position really is such a win, by brute force.
+        let n = (plies as u32).div_ceil(2);
+        assert!(forced_mate(&mut pos, n) && !forced_mate(&mut pos, n - 1));
+        for &d in depths {
+            let r = search_with(pos.clone(), Limits::depth(d), 1, vec![]);
+            let side = if swapped { "black" } else { "red" };
+            assert_eq!(r.score, MATE - plies, "{side}, depth {d}: {}", pos.to_fen());
+            let best = r.best.expect("a move");
+            assert!(
+                expect.contains(&best),
+                "{side}, depth {d}: {best} is not one of {expect:?}"
+            );
+        }
+    }
+}
+
+#[test]
+fn stalemate_in_one_is_found_at_every_depth() {
+    // Issue 13's example: the cannon to d3 takes Black's last moves (the
+    // horse and cannon are pinned to the d-file, d8 is the pawn's, e7
+    // faces the red king). Black is not in check: a stalemate, a win.
+    assert_no_move_win(
+        "9/2P6/3k5/9/3n5/3c5/9/3C5/9/2B1K1B2 w - - 0 1",
+        &["d2d3"],
+        1,
+        &[1, 2, 3, 6, 16],
+    );
+}
+
+#[test]
+fn stalemate_in_two_by_a_waiting_move_is_found() {
+    // Black's only move is the cannon d3-d4; Red waits with an elephant
+    // or king move and stalemates with d2d3 next (issue 13's example).
+    assert_no_move_win(
+        "9/2P6/3k5/9/3n5/9/3c5/3C5/9/2B1K1B2 w - - 0 1",
+        &["c0a2", "g0i2", "e0e1"],
+        3,
+        &[8, 12, 16],
+    );
+    // Here the cannon closes in: Black's only reply is the cannon up to
+    // d5, the cannon follows to d4, and Black is stalemated.
+    assert_no_move_win(
+        "9/2P6/3k5/3n5/9/3c5/9/3C5/9/2B1K1B2 w - - 0 1",
+        &["d2d3"],
+        3,
+        &[8, 12, 16],
+    );
+}
+
+#[test]
+fn tunables_travel_with_the_job_and_defaults_change_nothing() {
+    use chuhe::tunables::Tunables;
+    let fen = "r1ba1a3/4kn3/2n1b4/pNp1p1p1p/4c4/6P2/P1P2R2P/1CcC5/9/2BAKAB2 w";
+    // One pool throughout: a worker must rebuild what depends on the
+    // tunables (the reduction table) when they change, and back.
+    let mut pool = ThreadPool::new(1);
+    let mut nodes = |t: Tunables| {
+        let tt = Arc::new(TranspositionTable::new(16));
+        pool.clear_history();
+        let reporter = Arc::new(|_: Report| {});
+        let pos = Position::from_fen(fen).unwrap();
+        let mut job = SearchJob::new(pos, Limits::depth(9), tt, 1, reporter);
+        job.tunables = t;
+        let job = pool.start(job);
+        pool.wait();
+        job.total_nodes()
+    };
+    let default = nodes(Tunables::default());
+    let mut wide = Tunables::default();
+    wide.set_by_name("lmr_divisor", Some("400"))
+        .unwrap()
+        .unwrap();
+    wide.set_by_name("rfp_margin", Some("250"))
+        .unwrap()
+        .unwrap();
+    let changed = nodes(wide);
+    assert_ne!(default, changed);
+    assert_eq!(nodes(Tunables::default()), default);
+}

@@ -601,6 +601,7 @@ impl<W: Write> Session<W> {
                 self.answer_now(pending, Some(mv));
             }
             GoOutcome::NoLegalMove => self.answer_now(pending, None),
+            GoOutcome::Unsearched { mv } => self.answer_now(pending, Some(mv)),
         }
     }
 

@@ -572,13 +572,14 @@ impl<W: Write> Session<W> {
         let (def, value, silent) = match spec {
             OptionSpec::Named { name, value } => match options::find(&name) {
                 Some(d) => (d, value, options::silent_name(&name)),
-                None => return self.diag(&format!("unknown option {}", quote(&name))),
+                None => return self.set_tunable(&name, value.as_deref()),
             },
             OptionSpec::Bare(words) => match options::split_bare(&words) {
                 Some((d, value)) => (d, value, options::silent_name(&words[0])),
                 None => {
                     let name = words.first().map(String::as_str).unwrap_or("");
-                    return self.diag(&format!("unknown option {}", quote(name)));
+                    let value = words.get(1..).map(|w| w.join(" "));
+                    return self.set_tunable(name, value.as_deref());
                 }
             },
         };
@@ -629,6 +630,16 @@ impl<W: Write> Session<W> {
             Effect::ClearHash => self.engine.clear_hash(),
         }
         Ok(())
+    }
+
+    /// The search's tunables are hidden options (for SPSA tuners): set one,
+    /// or say that no option has this name.
+    fn set_tunable(&mut self, name: &str, value: Option<&str>) {
+        match self.engine.options.tunables.set_by_name(name, value) {
+            Some(Ok(())) => {}
+            Some(Err(e)) => self.diag(&format!("option {e}")),
+            None => self.diag(&format!("unknown option {}", quote(name))),
+        }
     }
 
     fn ban_moves(&mut self, words: &[String]) {
@@ -696,6 +707,7 @@ impl<W: Write> Session<W> {
                 self.answer_now(pending, Some(mv));
             }
             GoOutcome::NoLegalMove => self.answer_now(pending, None),
+            GoOutcome::Unsearched { mv } => self.answer_now(pending, Some(mv)),
         }
     }
 

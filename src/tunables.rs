@@ -1,0 +1,257 @@
+//! The search's tunable numbers in one table: pruning margins and depth
+//! limits, null-move and late-move reductions, move-count limits, the
+//! aspiration window and quiescence's delta margin. Each has a default
+//! (the value the engine is built and benched with), a range, and an SPSA
+//! step (the perturbation a tuner tries first, about a twentieth of the
+//! range).
+//!
+//! The values travel with each search (`SearchJob::tunables`), so a tuner
+//! can set them at run time through hidden engine options
+//! (`setoption name rfp_margin value 120`; names match like every option,
+//! ignoring case, spaces, `_` and `-`) and play matches between perturbed
+//! settings without rebuilding. `chuhe tunables` lists them. Hosts never
+//! see them in the handshake.
+//!
+//! Reductions are in plies times 1024 (`lmr_*`), percentages are in
+//! hundredths (`lmr_base`, `lmr_divisor`), margins in score units (a pawn
+//! is about 100).
+
+/// One tunable's description.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Spec {
+    pub name: &'static str,
+    pub default: i32,
+    pub min: i32,
+    pub max: i32,
+    /// SPSA perturbation size.
+    pub step: i32,
+    pub doc: &'static str,
+}
+
+macro_rules! tunables {
+    ($( $(#[doc = $doc:literal])+ $name:ident = $default:literal, $min:literal..=$max:literal, step $step:literal; )+) => {
+        /// The search's tunable numbers (see the module header).
+        #[derive(Clone, Copy, Debug, PartialEq, Eq)]
+        pub struct Tunables {
+            $( $(#[doc = $doc])+ pub $name: i32, )+
+        }
+
+        impl Default for Tunables {
+            fn default() -> Self {
+                Tunables { $( $name: $default, )+ }
+            }
+        }
+
+        /// Every tunable, in declaration order.
+        pub const SPECS: &[Spec] = &[
+            $( Spec {
+                name: stringify!($name),
+                default: $default,
+                min: $min,
+                max: $max,
+                step: $step,
+                doc: concat!($($doc),+),
+            }, )+
+        ];
+
+        impl Tunables {
+            /// The value of the tunable at `index` in `SPECS`.
+            pub fn get(&self, index: usize) -> i32 {
+                let mut i = 0;
+                $(
+                    if i == index {
+                        return self.$name;
+                    }
+                    i += 1;
+                )+
+                let _ = i;
+                panic!("no tunable {index}")
+            }
+
+            fn slot(&mut self, index: usize) -> &mut i32 {
+                let mut i = 0;
+                $(
+                    if i == index {
+                        return &mut self.$name;
+                    }
+                    i += 1;
+                )+
+                let _ = i;
+                panic!("no tunable {index}")
+            }
+        }
+    };
+}
+
+tunables! {
+    /// Reverse futility: deepest node it applies to.
+    rfp_depth = 8, 3..=14, step 1;
+    /// Reverse futility: margin per ply of depth.
+    rfp_margin = 110, 40..=250, step 10;
+    /// Reverse futility: margin per ply taken off when improving.
+    rfp_improving = 40, 0..=100, step 6;
+    /// Razoring: deepest node it applies to.
+    razor_depth = 3, 1..=6, step 1;
+    /// Razoring: margin at depth 0.
+    razor_base = 250, 50..=600, step 30;
+    /// Razoring: margin per depth squared.
+    razor_depth_sq = 200, 50..=500, step 25;
+    /// Null move: shallowest node it applies to (at full pruning).
+    nmp_depth = 3, 2..=6, step 1;
+    /// Null move: the static evaluation may fall short of beta by this
+    /// much per ply of depth ...
+    nmp_eval_per_depth = 20, 0..=60, step 4;
+    /// ... less this margin.
+    nmp_eval_base = 200, 0..=400, step 25;
+    /// Null move: base reduction in plies.
+    nmp_base = 4, 2..=6, step 1;
+    /// Null move: one more ply of reduction per this many plies of depth.
+    nmp_depth_divisor = 3, 2..=6, step 1;
+    /// Null move: one more ply per this much evaluation above beta ...
+    nmp_eval_divisor = 200, 80..=400, step 20;
+    /// ... up to this many plies.
+    nmp_eval_max = 3, 0..=5, step 1;
+    /// Internal iterative reduction: shallowest node it applies to.
+    iir_depth = 4, 2..=8, step 1;
+    /// Late-move pruning: quiet moves tried at depth d before the rest
+    /// are skipped is this plus d squared (about half when not improving).
+    lmp_base = 3, 1..=8, step 1;
+    /// Futility pruning of quiet moves: deepest reduced depth.
+    fp_depth = 8, 3..=12, step 1;
+    /// Futility pruning: margin at reduced depth 0.
+    fp_base = 120, 40..=300, step 15;
+    /// Futility pruning: margin per ply of reduced depth.
+    fp_per_depth = 110, 40..=250, step 10;
+    /// Futility pruning: history counts one unit of margin per this much.
+    fp_history_divisor = 64, 16..=256, step 8;
+    /// History pruning: deepest reduced depth.
+    hp_depth = 4, 1..=8, step 1;
+    /// History pruning: a quiet move with history below minus this per
+    /// ply of depth is skipped.
+    hp_per_depth = 3500, 1000..=8000, step 300;
+    /// SEE pruning of quiet moves: threshold per reduced depth squared.
+    see_quiet = 25, 5..=80, step 4;
+    /// SEE pruning of captures and checks: deepest node.
+    see_noisy_depth = 8, 3..=12, step 1;
+    /// SEE pruning of captures and checks: threshold per ply of depth.
+    see_noisy = 160, 50..=300, step 12;
+    /// Late-move reductions: table base, hundredths of a ply.
+    lmr_base = 40, 0..=120, step 6;
+    /// Late-move reductions: table divisor of ln(depth) * ln(move number),
+    /// in hundredths.
+    lmr_divisor = 220, 140..=400, step 12;
+    /// LMR: extra reduction when not improving (plies x 1024).
+    lmr_not_improving = 512, 0..=1536, step 96;
+    /// LMR: extra reduction off the principal variation.
+    lmr_non_pv = 1024, 0..=2048, step 128;
+    /// LMR: extra reduction at expected cut nodes.
+    lmr_cut = 1024, 0..=2048, step 128;
+    /// LMR: less reduction at nodes that are or were on the PV.
+    lmr_tt_pv = 1024, 0..=2048, step 128;
+    /// LMR: less reduction for killers and the counter move.
+    lmr_refutation = 1024, 0..=2048, step 128;
+    /// LMR: less reduction for checking moves.
+    lmr_check = 512, 0..=1536, step 96;
+    /// LMR: one ply less reduction per this much quiet history.
+    lmr_history_divisor = 12000, 4000..=30000, step 1000;
+    /// Aspiration windows from this depth on (full window before).
+    asp_depth = 4, 2..=8, step 1;
+    /// Aspiration window: initial half-width ...
+    asp_delta = 20, 5..=60, step 3;
+    /// ... plus the previous score divided by this ...
+    asp_score_divisor = 64, 16..=256, step 12;
+    /// ... at most this much more.
+    asp_score_max = 100, 0..=300, step 15;
+    /// Quiescence delta pruning: margin over the captured piece's value.
+    qs_delta = 200, 50..=500, step 25;
+}
+
+impl Tunables {
+    /// The index in `SPECS` of the tunable called `name` (case, spaces,
+    /// `_` and `-` ignored).
+    pub fn index_of(name: &str) -> Option<usize> {
+        let n = normalise(name);
+        SPECS.iter().position(|s| normalise(s.name) == n)
+    }
+
+    /// Sets the tunable at `index`, refusing values out of its range.
+    pub fn set(&mut self, index: usize, value: i32) -> Result<(), String> {
+        let s = &SPECS[index];
+        if !(s.min..=s.max).contains(&value) {
+            return Err(format!(
+                "{}: {value} is out of range {}..{}",
+                s.name, s.min, s.max
+            ));
+        }
+        *self.slot(index) = value;
+        Ok(())
+    }
+
+    /// Sets the tunable called `name` from text: `None` if there is no such
+    /// tunable, else whether the value was taken.
+    pub fn set_by_name(&mut self, name: &str, value: Option<&str>) -> Option<Result<(), String>> {
+        let i = Tunables::index_of(name)?;
+        let s = &SPECS[i];
+        let raw = value.map(str::trim).unwrap_or("");
+        Some(match raw.parse::<i32>() {
+            Ok(v) => self.set(i, v),
+            Err(_) => Err(format!("{}: {raw:?} is not a whole number", s.name)),
+        })
+    }
+
+    /// The values that differ from the defaults, as `name=value` words.
+    pub fn changed(&self) -> Vec<String> {
+        let d = Tunables::default();
+        (0..SPECS.len())
+            .filter(|&i| self.get(i) != d.get(i))
+            .map(|i| format!("{}={}", SPECS[i].name, self.get(i)))
+            .collect()
+    }
+}
+
+fn normalise(name: &str) -> String {
+    name.chars()
+        .filter(|c| !matches!(c, ' ' | '_' | '-'))
+        .flat_map(char::to_lowercase)
+        .collect()
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn specs_are_sane_and_match_the_defaults() {
+        let d = Tunables::default();
+        assert!(SPECS.len() >= 25);
+        for (i, s) in SPECS.iter().enumerate() {
+            assert_eq!(d.get(i), s.default, "{}", s.name);
+            assert!(s.min <= s.default && s.default <= s.max, "{}", s.name);
+            assert!(s.step > 0 && s.step <= s.max - s.min, "{}", s.name);
+            assert!(!s.doc.is_empty());
+            if s.name.ends_with("divisor") {
+                assert!(s.min > 0, "{} may not reach zero", s.name);
+            }
+            assert_eq!(Tunables::index_of(s.name), Some(i));
+        }
+    }
+
+    #[test]
+    fn set_by_name_checks_names_and_ranges() {
+        let mut t = Tunables::default();
+        assert_eq!(t.set_by_name("RFP Margin", Some("120")), Some(Ok(())));
+        assert_eq!(t.rfp_margin, 120);
+        assert!(matches!(
+            t.set_by_name("rfp_margin", Some("9999")),
+            Some(Err(_))
+        ));
+        assert!(matches!(
+            t.set_by_name("rfp_margin", Some("x")),
+            Some(Err(_))
+        ));
+        assert!(matches!(t.set_by_name("rfp_margin", None), Some(Err(_))));
+        assert_eq!(t.rfp_margin, 120);
+        assert_eq!(t.set_by_name("no_such_thing", Some("1")), None);
+        assert_eq!(t.changed(), vec!["rfp_margin=120".to_string()]);
+    }
+}
