@@ -140,15 +140,22 @@ class RunDir:
         return [k for k in range(1, n + 1) if os.path.exists(self.shard_file(k, n, ext))]
 
 
-def _die_with_parent():
-    """In the child before exec: SIGKILL when the parent (the Ray worker)
-    dies, so a killed worker leaves no shard running (Linux; elsewhere the
-    child notices its closed pipes)."""
-    try:
-        libc = ctypes.CDLL(None, use_errno=True)
-        libc.prctl(1, signal.SIGKILL)  # PR_SET_PDEATHSIG
-    except (OSError, AttributeError):
-        pass
+def _die_with(parent):
+    """For the child, before exec: SIGKILL when the parent (the Ray worker)
+    dies, so a killed or cancelled worker leaves no shard running (Linux;
+    elsewhere the child goes on alone). A parent already gone by then (a
+    cancel while the shard starts) means exit at once."""
+
+    def arm():
+        try:
+            libc = ctypes.CDLL(None, use_errno=True)
+            libc.prctl(1, signal.SIGKILL)  # PR_SET_PDEATHSIG
+        except (OSError, AttributeError):
+            pass
+        if os.getppid() != parent:
+            os._exit(1)
+
+    return arm
 
 
 class ShardFailed(Exception):
@@ -180,7 +187,7 @@ def run_shard(argv, tag, k):
                 stdout=subprocess.DEVNULL,
                 stderr=err,
                 cwd=work,
-                preexec_fn=_die_with_parent,
+                preexec_fn=_die_with(os.getpid()),
             )
             rc = proc.wait()
             err.seek(0)

@@ -61,6 +61,10 @@ LINE = re.compile(r"(\d+) positions, .* (\d+) games \(red (\d+) draw (\d+) black
 
 
 def main():
+    # The report goes to stdout; Ray prints its notes (a worker died, a
+    # task is retried) on stdout too: they go to stderr with the progress.
+    report = sys.stdout
+    sys.stdout = sys.stderr
     ap = argparse.ArgumentParser(
         description=__doc__.split("\n\n")[0],
         formatter_class=argparse.RawDescriptionHelpFormatter,
@@ -178,7 +182,8 @@ def main():
     os.replace(tmp, output)
     print(
         f"datagen: {n} shards, {totals['games']} games, {totals['positions']} positions in {output} "
-        f"({cc.elapsed(start)})"
+        f"({cc.elapsed(start)})",
+        file=report,
     )
     return 0
 

@@ -92,6 +92,10 @@ def shard_games(games, opponents, k, n):
 
 
 def main():
+    # The report goes to stdout; Ray prints its notes (a worker died, a
+    # task is retried) on stdout too: they go to stderr with the progress.
+    report = sys.stdout
+    sys.stdout = sys.stderr
     ap = argparse.ArgumentParser(
         description=__doc__.split("\n\n")[0],
         formatter_class=argparse.RawDescriptionHelpFormatter,
@@ -289,7 +293,8 @@ def main():
         cc.die(f"merge failed: {r.stderr.strip()}")
     with open(os.path.join(o.out, "summary.txt"), "w") as f:
         f.write(r.stdout)
-    sys.stdout.write(r.stdout)
+    report.write(r.stdout)
+    report.flush()
     print(
         f"match: {len(files)} of {n} shards merged in {cc.elapsed(start)}; games in {pgn} and {records_out}",
         file=sys.stderr,
