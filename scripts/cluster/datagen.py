@@ -61,10 +61,6 @@ LINE = re.compile(r"(\d+) positions, .* (\d+) games \(red (\d+) draw (\d+) black
 
 
 def main():
-    # The report goes to stdout; Ray prints its notes (a worker died, a
-    # task is retried) on stdout too: they go to stderr with the progress.
-    report = sys.stdout
-    sys.stdout = sys.stderr
     ap = argparse.ArgumentParser(
         description=__doc__.split("\n\n")[0],
         formatter_class=argparse.RawDescriptionHelpFormatter,
@@ -85,6 +81,10 @@ def main():
     ap.add_argument("--retries", type=int, default=3, help="runs of a failed shard after the first (default 3)")
     ap.add_argument("chuhe_args", nargs=argparse.REMAINDER)
     o = ap.parse_args()
+    # The report goes to stdout; Ray prints its notes (a worker died, a
+    # task is retried) on stdout too: they go to stderr with the progress.
+    report = sys.stdout
+    sys.stdout = sys.stderr
     args = o.chuhe_args[1:] if o.chuhe_args[:1] == ["--"] else o.chuhe_args
     if not os.path.isfile(o.chuhe):
         cc.die(f"{o.chuhe}: no chuhe binary (cargo build --release, or give --chuhe)")

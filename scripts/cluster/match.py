@@ -94,8 +94,6 @@ def shard_games(games, opponents, k, n):
 def main():
     # The report goes to stdout; Ray prints its notes (a worker died, a
     # task is retried) on stdout too: they go to stderr with the progress.
-    report = sys.stdout
-    sys.stdout = sys.stderr
     ap = argparse.ArgumentParser(
         description=__doc__.split("\n\n")[0],
         formatter_class=argparse.RawDescriptionHelpFormatter,
@@ -123,6 +121,10 @@ def main():
     ap.add_argument("--retries", type=int, default=3, help="runs of a failed shard after the first (default 3)")
     ap.add_argument("chuhe_args", nargs=argparse.REMAINDER)
     o = ap.parse_args()
+    # The report goes to stdout; Ray prints its notes (a worker died, a
+    # task is retried) on stdout too: they go to stderr with the progress.
+    report = sys.stdout
+    sys.stdout = sys.stderr
     args = o.chuhe_args[1:] if o.chuhe_args[:1] == ["--"] else o.chuhe_args
     if not args:
         ap.error("give the chuhe match arguments after --")
@@ -242,6 +244,7 @@ def main():
     )
     if todo and not decided():
         cc.connect(ray, o.address, ship.runtime_env())
+        state["connected"] = time.time() - start
         task = ray.remote(cc.run_shard).options(
             num_cpus=o.concurrency, max_retries=o.retries, retry_exceptions=True
         )
@@ -262,6 +265,7 @@ def main():
             with open(live, "a") as f:
                 f.write(light(data))
             state["done"] += 1
+            state.setdefault("busy", []).append(result["seconds"])
             state["status"] = status()
             show()
             return decided()
@@ -299,6 +303,13 @@ def main():
         f"match: {len(files)} of {n} shards merged in {cc.elapsed(start)}; games in {pgn} and {records_out}",
         file=sys.stderr,
     )
+    if "busy" in state:
+        print(
+            f"match: timing: connected after {state['connected']:.2f} s; shards ran "
+            f"{' + '.join(f'{x:.1f}' for x in state['busy'])} = {sum(state['busy']):.1f} s (chuhe's own "
+            f"time); wall {time.time() - start:.1f} s",
+            file=sys.stderr,
+        )
     missing = n - len(files)
     return 0 if missing == 0 or cancelled or decided() else 1
 
