@@ -11,8 +11,11 @@
 #   scripts/cluster/local-cluster.sh stop
 #
 # CHUHE_RAY_PORT (default 26379) picks the head's port; clusters with
-# different ports can run side by side. Everything started is stopped by
-# process id (the ids are kept in /tmp/chuhe-ray-PORT/pids), never by name.
+# different ports can run side by side. All the cluster's processes form one
+# session of their own (one scheduling group where the kernel groups by
+# session, as Linux's autogroup does: the cluster competes for the CPU like
+# one program, not one per node). Stopping ends that session's processes by
+# process id (kept in /tmp/chuhe-ray-PORT), never by name.
 set -euo pipefail
 here=$(cd "$(dirname "$0")" && pwd)
 ray=$here/.venv/bin/ray
@@ -32,15 +35,13 @@ ray.init(log_to_driver=False, logging_level="ERROR")
 print(int(ray.cluster_resources().get("CPU", 0)))' 2>/dev/null || echo 0
 }
 
-start() {
-    local workers=${1:-2} per=${2:-1}
-    [ -x "$ray" ] || die "no Ray: run scripts/cluster/setup.sh first"
-    [ -e "$state/pids" ] && die "a cluster is up on port $port (stop it first)"
-    mkdir -p "$state"
-    : >"$state/pids"
+# Runs in the cluster's session: starts the nodes one by one (nodes started
+# together on one machine can race for the same ports), then waits on them.
+run() {
+    local workers=$1 per=$2 have=0
     # Small object stores: shards return a few MB at most.
     local common=(--block --disable-usage-stats --object-store-memory 80000000)
-    setsid "$ray" start --head --node-ip-address 127.0.0.1 --port "$port" \
+    "$ray" start --head --node-ip-address 127.0.0.1 --port "$port" \
         --num-cpus 0 --include-dashboard false --temp-dir "$state/r" \
         "${common[@]}" >"$state/head.log" 2>&1 &
     echo $! >>"$state/pids"
@@ -48,12 +49,9 @@ start() {
         grep -q "Ray runtime started" "$state/head.log" && break
         sleep 0.5
     done
-    grep -q "Ray runtime started" "$state/head.log" || { cat "$state/head.log" >&2; stop; die "the head did not start"; }
-    # One node at a time: nodes started together on one machine can race
-    # for the same ports.
-    local have=0
+    grep -q "Ray runtime started" "$state/head.log" || { echo "the head did not start" >"$state/failed"; return; }
     for i in $(seq "$workers"); do
-        setsid "$ray" start --address "$address" --node-ip-address 127.0.0.1 \
+        "$ray" start --address "$address" --node-ip-address 127.0.0.1 \
             --num-cpus "$per" "${common[@]}" >"$state/worker$i.log" 2>&1 &
         echo $! >>"$state/pids"
         for _ in $(seq 60); do
@@ -62,30 +60,52 @@ start() {
             sleep 1
         done
         if [ "$have" -lt $((i * per)) ]; then
-            cat "$state/worker$i.log" >&2
-            stop
-            die "worker $i did not come up ($have CPUs)"
+            echo "worker $i did not come up ($have CPUs)" >"$state/failed"
+            return
         fi
     done
+    touch "$state/up"
+    wait
+}
+
+start() {
+    local workers=${1:-2} per=${2:-1}
+    [ -x "$ray" ] || die "no Ray: run scripts/cluster/setup.sh first"
+    [ -e "$state/session" ] && die "a cluster is up on port $port (stop it first)"
+    mkdir -p "$state"
+    : >"$state/pids"
+    setsid "$0" _run "$workers" "$per" >"$state/run.log" 2>&1 &
+    echo $! >"$state/session"
+    for _ in $(seq 600); do
+        [ -e "$state/up" ] || [ -e "$state/failed" ] && break
+        sleep 0.5
+    done
+    if [ ! -e "$state/up" ]; then
+        cat "$state"/*.log >&2 || true
+        local why
+        why=$(cat "$state/failed" 2>/dev/null || echo "timed out")
+        stop >/dev/null
+        die "$why"
+    fi
     echo "local Ray cluster up: head + $workers workers x $per CPU, RAY_ADDRESS=$address"
 }
 
+# Processes of session $1 but zombies (which only their parent can reap).
+alive() { ps -o pid=,stat= -s "$1" 2>/dev/null | awk '$2 !~ /^Z/ {print $1}' || true; }
+
 stop() {
-    [ -e "$state/pids" ] || return 0
-    local pids sessions=() left
-    pids=$(cat "$state/pids")
-    # Each `ray start --block` leads a session of its own (setsid): its
-    # raylet, agents and worker processes. TERM makes it stop them all.
-    for p in $pids; do
-        sessions+=("$p")
-        kill -TERM "$p" 2>/dev/null || true
-    done
+    [ -e "$state/session" ] || return 0
+    local sid left
+    sid=$(cat "$state/session")
+    # TERM to each `ray start --block` makes it stop its node's processes.
+    # shellcheck disable=SC2046
+    kill -TERM $(cat "$state/pids") 2>/dev/null || true
     for _ in $(seq 40); do
-        left=$(for s in "${sessions[@]}"; do ps -o pid= -s "$s" 2>/dev/null || true; done)
+        left=$(alive "$sid")
         [ -z "$left" ] && break
         sleep 0.5
     done
-    left=$(for s in "${sessions[@]}"; do ps -o pid= -s "$s" 2>/dev/null || true; done)
+    left=$(alive "$sid")
     if [ -n "$left" ]; then
         # shellcheck disable=SC2086
         kill -KILL $left 2>/dev/null || true
@@ -96,6 +116,7 @@ stop() {
 
 case "${1:-}" in
 start) shift; start "$@" ;;
+_run) shift; run "$@" ;;
 stop) stop ;;
 address) echo "$address" ;;
 *) die "usage: local-cluster.sh start [WORKERS] [CPUS_EACH] | address | stop" ;;

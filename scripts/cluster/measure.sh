@@ -9,6 +9,9 @@
 # Wall-clock seconds of the whole command: the driver's include connecting,
 # shipping the binaries, merging and writing the PGN; the clusters are
 # started once beforehand (their start-up time is printed separately).
+# Each cluster is one session, and (a) runs in a session of its own, so that
+# where the kernel shares the CPU between sessions (Linux's autogroup) each
+# of them competes with the machine's other work on the same terms.
 #
 #   scripts/cluster/measure.sh [NODES] [REPEATS]      (default 30000 and 5)
 set -euo pipefail
@@ -54,7 +57,7 @@ for r in $(seq "$repeats"); do
     for label in a b c; do
         rm -rf "$tmp/run"
         case $label in
-        a) run a "$bin" match "${args[@]}" --concurrency 2 --pgn "$tmp/a.pgn" ;;
+        a) run a setsid -w "$bin" match "${args[@]}" --concurrency 2 --pgn "$tmp/a.pgn" ;;
         b) run b env RAY_ADDRESS=127.0.0.1:$two "$here/match.py" --out "$tmp/run" --shards 4 -- "${args[@]}" ;;
         c) run c env RAY_ADDRESS=127.0.0.1:$one "$here/match.py" --out "$tmp/run" --shards 4 -- "${args[@]}" ;;
         esac
