@@ -191,10 +191,10 @@ impl Args for MatchArgs {
         MatchOptions::augment_args(cmd)
             .after_help(EXAMPLES)
             .args_conflicts_with_subcommands(true)
-            .subcommand(MergeArgs::augment_args(Command::new("merge").about(
+            .subcommand(MergeArgs::augment_args(Command::new("merge")).about(
                 "Combine the JSON records of a match's games (the --json files of its \
                  shards) into its summary and PGN; each game counts once",
-            )))
+            ))
             .arg(
                 Arg::new("engine")
                     .long("engine")
