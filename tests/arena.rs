@@ -524,3 +524,149 @@ fn chuhe_against_itself() {
     let _ = std::fs::remove_file(&pgn);
     assert_eq!(text.matches("[Event ").count(), 2);
 }
+
+/// Runs `chuhe match` (the binary) with `args`; panics unless it succeeds;
+/// returns stdout.
+fn chuhe(args: &[String]) -> String {
+    let out = Command::new(env!("CARGO_BIN_EXE_chuhe"))
+        .args(args)
+        .output()
+        .unwrap();
+    assert!(out.status.success(), "{args:?}: {out:?}");
+    String::from_utf8(out.stdout).unwrap()
+}
+
+fn records(path: &PathBuf) -> Vec<chuhe::arena::json::GameLine> {
+    std::fs::read_to_string(path)
+        .unwrap()
+        .lines()
+        .map(|l| chuhe::arena::json::GameLine::parse(l).unwrap())
+        .collect()
+}
+
+/// Shards of a chuhe-vs-chuhe match at a fixed node count play the
+/// unsharded match's games, each once; merged, any way, they give its
+/// summary, game for game.
+#[test]
+fn shards_merge_into_the_unsharded_match() {
+    let bin = env!("CARGO_BIN_EXE_chuhe");
+    let base: Vec<String> = format!(
+        "match --engine cmd={bin} name=a --engine cmd={bin} name=b option.knowledge=medium \
+         --each hash=8 --nodes 1500 --games 10 --seed 11 --draw-moves 30"
+    )
+    .split_whitespace()
+    .map(String::from)
+    .collect();
+    let with = |extra: &[String]| -> Vec<String> { base.iter().chain(extra).cloned().collect() };
+    let whole = temp_path("whole.jsonl");
+    let whole_pgn = temp_path("whole.pgn");
+    let report = chuhe(&with(&[
+        "--concurrency".into(),
+        "2".into(),
+        "--json".into(),
+        whole.display().to_string(),
+        "--pgn".into(),
+        whole_pgn.display().to_string(),
+    ]));
+    let all = records(&whole);
+    assert_eq!(all.len(), 10);
+    // Three shards of five pairs: pairs 0 3 | 1 4 | 2.
+    let mut parts = Vec::new();
+    for k in 1..=3 {
+        let part = temp_path(&format!("shard{k}.jsonl"));
+        chuhe(&with(&[
+            "--shard".into(),
+            format!("{k}/3"),
+            "--json".into(),
+            part.display().to_string(),
+        ]));
+        let games = records(&part);
+        let pairs: Vec<u32> = games.iter().map(|g| g.pair).collect();
+        let want: Vec<u32> = (0..5).filter(|p| p % 3 == k - 1).collect();
+        let mut got = pairs.clone();
+        got.sort();
+        got.dedup();
+        assert_eq!(got, want, "shard {k}");
+        assert_eq!(games.len(), 2 * want.len());
+        for g in &games {
+            assert_eq!(g.shard, [k, 3]);
+            let twin = all.iter().find(|w| w.game == g.game).unwrap();
+            assert!(twin.same_game(g), "game {} differs", g.game);
+        }
+        parts.push(part);
+    }
+    // Merged in any order, with a shard given twice and a line cut short
+    // at the end of another, the summary is the unsharded one.
+    let cut = temp_path("cut.jsonl");
+    let mut text = std::fs::read_to_string(&parts[0]).unwrap();
+    let half = std::fs::read_to_string(&parts[1]).unwrap();
+    text.push_str(&half[..half.len() / 3]);
+    std::fs::write(&cut, text).unwrap();
+    let merged_pgn = temp_path("merged.pgn");
+    let mut args: Vec<String> = vec!["match".into(), "merge".into()];
+    for p in [&parts[2], &cut, &parts[1], &parts[0]] {
+        args.push(p.display().to_string());
+    }
+    args.extend(["--pgn".into(), merged_pgn.display().to_string()]);
+    assert_eq!(chuhe(&args), report);
+    // The PGN has the same games (times aside), in game order.
+    let pgn = std::fs::read_to_string(&merged_pgn).unwrap();
+    let rounds: Vec<u32> = chuhe::pgn::parse_games(&pgn)
+        .iter()
+        .map(|g| g.tag("Round").unwrap().parse().unwrap())
+        .collect();
+    assert_eq!(rounds, (1..=10).collect::<Vec<u32>>());
+    let whole_games = chuhe::pgn::parse_games(&std::fs::read_to_string(&whole_pgn).unwrap());
+    let merged_games = chuhe::pgn::parse_games(&pgn);
+    for g in &merged_games {
+        let round = g.tag("Round");
+        let w = whole_games
+            .iter()
+            .find(|w| w.tag("Round") == round)
+            .unwrap();
+        // Tags alike but the date (a run may cross midnight).
+        let tags = |g: &chuhe::pgn::PgnGame| -> Vec<(String, String)> {
+            g.tags
+                .iter()
+                .filter(|(k, _)| k != "Date")
+                .cloned()
+                .collect()
+        };
+        assert_eq!(tags(w), tags(g));
+        assert_eq!(w.replay().unwrap().1, g.replay().unwrap().1);
+    }
+    // A machine-readable status with the SPRT evaluated on the merge.
+    let mut args: Vec<String> = vec!["match".into(), "merge".into(), "--status".into()];
+    args.extend(["--sprt".into(), "elo1=10".into()]);
+    args.extend(parts.iter().map(|p| p.display().to_string()));
+    let status = chuhe(&args);
+    assert!(status.contains("\"games\":10"), "{status}");
+    assert!(status.contains("\"planned\":10"), "{status}");
+    assert!(status.contains("\"llr\":"), "{status}");
+    // Records of another match are refused.
+    let other = temp_path("other.jsonl");
+    std::fs::write(
+        &other,
+        std::fs::read_to_string(&whole)
+            .unwrap()
+            .replace("\"seed\":11", "\"seed\":12"),
+    )
+    .unwrap();
+    let out = Command::new(bin)
+        .args(["match", "merge"])
+        .arg(&whole)
+        .arg(&other)
+        .output()
+        .unwrap();
+    assert_eq!(out.status.code(), Some(2));
+    assert!(
+        String::from_utf8_lossy(&out.stderr).contains("another match"),
+        "{out:?}"
+    );
+    for p in parts
+        .iter()
+        .chain([&whole, &whole_pgn, &cut, &merged_pgn, &other])
+    {
+        let _ = std::fs::remove_file(p);
+    }
+}

@@ -8,6 +8,7 @@ use super::MatchConfig;
 use super::clock::{Limits, TimeControl};
 use super::engine::EngineSpec;
 use super::game::{Adjudication, DrawAdjudication, RefereeSettings};
+use super::merge::MergeArgs;
 use super::openings::{self, Opening, Order};
 use super::stats::Sprt;
 use crate::rules::RuleSettings;
@@ -17,6 +18,20 @@ use std::time::Duration;
 
 fn parse_tc(s: &str) -> Result<TimeControl, String> {
     TimeControl::parse(s)
+}
+
+/// `K/N` with 1 <= K <= N.
+pub fn parse_shard(s: &str) -> Result<(u32, u32), String> {
+    let bad = || format!("bad shard '{s}': expected K/N with 1 <= K <= N");
+    let (k, n) = s.split_once('/').ok_or_else(bad)?;
+    let (k, n): (u32, u32) = (
+        k.trim().parse().map_err(|_| bad())?,
+        n.trim().parse().map_err(|_| bad())?,
+    );
+    if k == 0 || k > n {
+        return Err(bad());
+    }
+    Ok((k, n))
 }
 
 #[derive(clap::ValueEnum, Clone, Copy, Debug, PartialEq, Eq)]
@@ -104,6 +119,16 @@ pub struct MatchOptions {
     /// `--sprt elo0=0 elo1=5 alpha=0.05 beta=0.05` (these are the defaults).
     #[arg(long, num_args = 0.., value_name = "KEY=VALUE")]
     pub sprt: Option<Vec<String>>,
+    /// Play only shard K of N: the opening pairs numbered K-1, K-1+N,
+    /// K-1+2N, ... of the whole match, with the openings, colours and game
+    /// numbers the unsharded match gives them (needs --seed when the
+    /// opening order is random; the SPRT is then `chuhe match merge`'s).
+    #[arg(long, value_name = "K/N", value_parser = parse_shard)]
+    pub shard: Option<(u32, u32)>,
+    /// Append one JSON record per finished game to this file (JSON Lines;
+    /// `chuhe match merge` reads them back).
+    #[arg(long, value_name = "FILE")]
+    pub json: Option<PathBuf>,
 }
 
 /// `chuhe match` arguments: the options plus one token list per engine.
@@ -111,6 +136,8 @@ pub struct MatchOptions {
 pub struct MatchArgs {
     pub options: MatchOptions,
     pub engines: Vec<Vec<String>>,
+    /// `chuhe match merge ...`, when given.
+    pub merge: Option<MergeArgs>,
 }
 
 const ENGINE_HELP: &str = "An engine, as KEY=VALUE tokens (give at least two --engine): \
@@ -123,6 +150,9 @@ const EXAMPLES: &str = "Examples:
       --each hash=64 threads=1 --tc 10+0.1 --games 200 --concurrency 2 --pgn new-base.pgn
   chuhe match --engine cmd=./chuhe --engine cmd=eleeye --tc 40/60 --sprt elo0=0 elo1=5
   chuhe match --engine cmd=./chuhe --engine cmd=fairy-stockfish proto=ucci --depth 8
+  chuhe match --engine cmd=./chuhe --engine cmd=./base --nodes 20000 --games 400 \
+      --seed 7 --shard 3/10 --json shard3.jsonl      (one tenth of the match)
+  chuhe match merge shard*.jsonl --pgn all.pgn --sprt elo0=0 elo1=5
 
 A game is lost by an illegal move (logged with its FEN and reason), nobestmove
 while legal moves remain, a reply later than the clock plus --grace, a crash or
@@ -139,7 +169,15 @@ impl FromArgMatches for MatchArgs {
             .get_occurrences::<String>("engine")
             .map(|occ| occ.map(|vals| vals.cloned().collect()).collect())
             .unwrap_or_default();
-        Ok(MatchArgs { options, engines })
+        let merge = m
+            .subcommand_matches("merge")
+            .map(MergeArgs::from_arg_matches)
+            .transpose()?;
+        Ok(MatchArgs {
+            options,
+            engines,
+            merge,
+        })
     }
 
     fn update_from_arg_matches(&mut self, m: &ArgMatches) -> Result<(), clap::Error> {
@@ -150,14 +188,21 @@ impl FromArgMatches for MatchArgs {
 
 impl Args for MatchArgs {
     fn augment_args(cmd: Command) -> Command {
-        MatchOptions::augment_args(cmd).after_help(EXAMPLES).arg(
-            Arg::new("engine")
-                .long("engine")
-                .num_args(1..)
-                .action(ArgAction::Append)
-                .value_name("KEY=VALUE")
-                .help(ENGINE_HELP),
-        )
+        MatchOptions::augment_args(cmd)
+            .after_help(EXAMPLES)
+            .args_conflicts_with_subcommands(true)
+            .subcommand(MergeArgs::augment_args(Command::new("merge")).about(
+                "Combine the JSON records of a match's games (the --json files of its \
+                 shards) into its summary and PGN; each game counts once",
+            ))
+            .arg(
+                Arg::new("engine")
+                    .long("engine")
+                    .num_args(1..)
+                    .action(ArgAction::Append)
+                    .value_name("KEY=VALUE")
+                    .help(ENGINE_HELP),
+            )
     }
 
     fn augment_args_for_update(cmd: Command) -> Command {
@@ -218,6 +263,19 @@ impl MatchArgs {
             }
             None => None,
         };
+        let shard = o.shard.unwrap_or((1, 1));
+        if shard.1 > 1 {
+            if sprt.is_some() {
+                return Err("--sprt with --shard: a shard plays all its games; give \
+                            --sprt to `chuhe match merge`, which decides on all shards"
+                    .into());
+            }
+            if o.seed.is_none() && o.openings_order == OrderArg::Random {
+                return Err("--shard needs --seed (every shard must shuffle the \
+                            openings alike) or --openings-order sequential"
+                    .into());
+            }
+        }
         let (openings, openings_name): (Vec<Opening>, String) = match o.openings.as_str() {
             "builtin" => (openings::parse_text(openings::BUILTIN)?, "builtin".into()),
             "startpos" => (vec![Opening::startpos()], "startpos".into()),
@@ -259,6 +317,8 @@ impl MatchArgs {
             pgn: o.pgn.clone(),
             log: o.log.clone(),
             event: o.event.clone(),
+            shard,
+            json: o.json.clone(),
         })
     }
 }
@@ -302,6 +362,46 @@ mod tests {
     fn bare_sprt_takes_the_defaults() {
         let a = parse("--engine cmd=a --engine cmd=b --depth 3 --sprt").unwrap();
         assert_eq!(a.to_config().unwrap().sprt, Some(Sprt::default()));
+    }
+
+    #[test]
+    fn shards_and_merge() {
+        assert_eq!(parse_shard("3/8"), Ok((3, 8)));
+        for bad in ["0/2", "3/2", "2", "a/b", "1/0"] {
+            assert!(parse_shard(bad).is_err(), "{bad}");
+        }
+        let a =
+            parse("--engine cmd=a --engine cmd=b --depth 3 --seed 4 --shard 2/5 --json x").unwrap();
+        let c = a.to_config().unwrap();
+        assert_eq!(c.shard, (2, 5));
+        assert_eq!(c.json, Some(PathBuf::from("x")));
+        assert!(a.merge.is_none());
+        let whole = parse("--engine cmd=a --engine cmd=b --depth 3").unwrap();
+        assert_eq!(whole.to_config().unwrap().shard, (1, 1));
+        for line in [
+            // Each shard would shuffle the openings its own way.
+            "--engine cmd=a --engine cmd=b --depth 3 --shard 1/2",
+            // A shard's SPRT would stop on a part of the games.
+            "--engine cmd=a --engine cmd=b --depth 3 --seed 1 --shard 1/2 --sprt",
+        ] {
+            assert!(parse(line).unwrap().to_config().is_err(), "{line}");
+        }
+        let ok = "--engine cmd=a --engine cmd=b --depth 3 --shard 1/2 --openings-order sequential";
+        assert!(parse(ok).unwrap().to_config().is_ok());
+
+        let m = parse("merge a.jsonl b.jsonl --pgn all.pgn --sprt elo1=10 c.jsonl")
+            .unwrap()
+            .merge
+            .unwrap()
+            .normalised();
+        assert_eq!(
+            m.files,
+            ["a.jsonl", "b.jsonl", "c.jsonl"].map(PathBuf::from)
+        );
+        assert_eq!(m.sprt, Some(vec!["elo1=10".to_string()]));
+        assert_eq!(m.pgn, Some(PathBuf::from("all.pgn")));
+        // Match options do not mix with merge.
+        assert!(parse("--games 4 merge a.jsonl").is_err());
     }
 
     #[test]

@@ -89,6 +89,18 @@ impl GameResult {
         }
     }
 
+    /// Reads back [`GameResult::pgn`]'s text.
+    pub fn from_pgn(text: &str) -> Option<GameResult> {
+        [
+            GameResult::Win(Color::Red),
+            GameResult::Win(Color::Black),
+            GameResult::Draw,
+            GameResult::Unfinished,
+        ]
+        .into_iter()
+        .find(|r| r.pgn() == text)
+    }
+
     /// Points for `side` (1, ½, 0); `None` if unfinished.
     pub fn points(self, side: Color) -> Option<f64> {
         match self {
@@ -131,6 +143,30 @@ impl Termination {
             Termination::Aborted => "unterminated".into(),
         }
     }
+
+    /// Every termination, for reading [`Termination::describe`]'s text back.
+    const ALL: [Termination; 15] = [
+        Termination::Rules(Reason::Checkmate),
+        Termination::Rules(Reason::Stalemate),
+        Termination::Rules(Reason::PerpetualCheck),
+        Termination::Rules(Reason::PerpetualChase),
+        Termination::Rules(Reason::Repetition),
+        Termination::Rules(Reason::MoveLimit),
+        Termination::Rules(Reason::DeadMaterial),
+        Termination::TimeForfeit,
+        Termination::IllegalMove,
+        Termination::NoMove,
+        Termination::Crash,
+        Termination::Resignation,
+        Termination::AdjudicatedLoss,
+        Termination::AdjudicatedDraw,
+        Termination::Aborted,
+    ];
+
+    /// The termination whose [`Termination::describe`] text is `text`.
+    pub fn from_describe(text: &str) -> Option<Termination> {
+        Termination::ALL.into_iter().find(|t| t.describe() == text)
+    }
 }
 
 /// A failure an engine is blamed for, for the per-engine tallies.
@@ -141,6 +177,30 @@ pub enum Incident {
     Crash,
     /// No answer even to `stop`: the process was restarted.
     Hang,
+}
+
+impl Incident {
+    /// `time loss`, `illegal move`, `crash`, `hang`.
+    pub fn word(self) -> &'static str {
+        match self {
+            Incident::TimeLoss => "time loss",
+            Incident::IllegalMove => "illegal move",
+            Incident::Crash => "crash",
+            Incident::Hang => "hang",
+        }
+    }
+
+    /// Reads back [`Incident::word`]'s text.
+    pub fn from_word(text: &str) -> Option<Incident> {
+        [
+            Incident::TimeLoss,
+            Incident::IllegalMove,
+            Incident::Crash,
+            Incident::Hang,
+        ]
+        .into_iter()
+        .find(|i| i.word() == text)
+    }
 }
 
 /// One move as played, with what the engine said about it.
@@ -552,6 +612,18 @@ mod tests {
         assert_eq!(
             Termination::Rules(Reason::PerpetualCheck).describe(),
             "perpetual check"
+        );
+        for t in Termination::ALL {
+            assert_eq!(Termination::from_describe(&t.describe()), Some(t));
+        }
+        assert_eq!(Termination::from_describe("bored"), None);
+        for r in [GameResult::Win(Color::Black), GameResult::Draw] {
+            assert_eq!(GameResult::from_pgn(r.pgn()), Some(r));
+        }
+        assert_eq!(Incident::from_word("hang"), Some(Incident::Hang));
+        assert_eq!(
+            Incident::from_word(Incident::TimeLoss.word()),
+            Some(Incident::TimeLoss)
         );
     }
 }

@@ -10,6 +10,9 @@
 //!   default derived from master games);
 //! - [`record`]: PGN output;
 //! - [`stats`]: Elo, LOS, pentanomial counts, SPRT;
+//! - [`json`]: one JSON record per game (`--json`), read back by
+//! - [`merge`]: `chuhe match merge`, the summary and PGN of any set of
+//!   such files (the shards of one match);
 //! - [`cli`]: the command-line arguments.
 //!
 //! With two engines the match is one pairing; with more, the first engine
@@ -18,11 +21,21 @@
 //! statistics. `--concurrency K` runs K games at once, each worker with its
 //! own engine processes. When the SPRT decides, games under way are
 //! stopped at their next move and not counted.
+//!
+//! Shards: `--shard K/N` plays only the opening pairs numbered `K-1`,
+//! `K-1+N`, `K-1+2N`, ... of the whole match's plan (pair `p` holds games
+//! `2p` and `2p+1` of each pairing), with the openings, colours and game
+//! numbers the unsharded run gives them. The plan depends only on the
+//! arguments and `--seed`, so N processes on N machines play the whole
+//! match between them, each game once, and `chuhe match merge` puts their
+//! `--json` files back together.
 
 pub mod cli;
 pub mod clock;
 pub mod engine;
 pub mod game;
+pub mod json;
+pub mod merge;
 pub mod openings;
 pub mod record;
 pub mod stats;
@@ -63,27 +76,63 @@ pub struct MatchConfig {
     pub pgn: Option<PathBuf>,
     pub log: Option<PathBuf>,
     pub event: String,
+    /// `(k, n)`: play only shard `k` of `n` (1-based; `(1, 1)` is the
+    /// whole match).
+    pub shard: (u32, u32),
+    /// Append one JSON record per finished game to this file.
+    pub json: Option<PathBuf>,
 }
 
 /// One game to play: engine `first` against `second`, `first` has Red
 /// when `first_is_red`.
-#[derive(Clone, Copy, Debug)]
-struct Task {
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Task {
     /// 0-based game number over the whole match.
-    number: u32,
+    pub number: u32,
     /// Index of the opponent pairing (0 for a two-engine match).
-    pairing: usize,
+    pub pairing: usize,
     /// Pair number within the pairing: the two games of a pair share it.
-    pair: u32,
-    opening: usize,
-    first: usize,
-    second: usize,
-    first_is_red: bool,
+    pub pair: u32,
+    /// Index of the opening in the suite.
+    pub opening: usize,
+    pub first: usize,
+    pub second: usize,
+    pub first_is_red: bool,
 }
 
-/// The games of the match in the order they are started: for each opening
-/// pair, each opponent in turn, both colours.
-fn plan(config: &MatchConfig) -> Vec<Task> {
+impl Task {
+    /// Engine indices of (Red, Black).
+    pub fn colours(&self) -> (usize, usize) {
+        if self.first_is_red {
+            (self.first, self.second)
+        } else {
+            (self.second, self.first)
+        }
+    }
+
+    /// The side the first engine plays.
+    pub fn first_side(&self) -> Color {
+        if self.first_is_red {
+            Color::Red
+        } else {
+            Color::Black
+        }
+    }
+}
+
+/// The games of this run in the order they are started: the whole match's
+/// plan ([`full_plan`]) cut down to the pairs of the configured shard.
+pub fn plan(config: &MatchConfig) -> Vec<Task> {
+    let (k, n) = config.shard;
+    full_plan(config)
+        .into_iter()
+        .filter(|t| n <= 1 || t.pair % n == k - 1)
+        .collect()
+}
+
+/// The games of the whole match in the order they are started: for each
+/// opening pair, each opponent in turn, both colours.
+pub fn full_plan(config: &MatchConfig) -> Vec<Task> {
     let opponents = config.engines.len() - 1;
     let pairs = config.games.div_ceil(2) as usize;
     let order = openings::schedule(config.openings.len(), pairs, config.order, config.seed);
@@ -266,7 +315,77 @@ fn elo_text(e: Option<EloEstimate>) -> String {
 }
 
 impl MatchSummary {
-    fn progress_line(&self) -> String {
+    /// An empty summary for engines `names` (the first plays the others).
+    pub fn new(names: Vec<String>, games_planned: u32, sprt: Option<Sprt>) -> MatchSummary {
+        MatchSummary {
+            pairings: (1..names.len())
+                .map(|opponent| PairingResult {
+                    opponent,
+                    ..PairingResult::default()
+                })
+                .collect(),
+            tallies: vec![EngineTally::default(); names.len()],
+            names,
+            sprt: sprt.map(|s| (s, 0.0, None)),
+            terminations: BTreeMap::new(),
+            games_played: 0,
+            games_planned,
+        }
+    }
+
+    /// Counts one finished game; `false` (nothing counted) when it was
+    /// stopped before its end.
+    pub fn count(&mut self, task: &Task, game: &GameRecord) -> bool {
+        let Some(points) = game.result.points(task.first_side()) else {
+            return false;
+        };
+        let (red, black) = task.colours();
+        self.games_played += 1;
+        *self
+            .terminations
+            .entry(game.termination.describe())
+            .or_default() += 1;
+        for idx in [red, black] {
+            self.tallies[idx].games += 1;
+        }
+        if let Some((side, incident)) = game.incident {
+            let t = &mut self.tallies[if side == Color::Red { red } else { black }];
+            match incident {
+                Incident::TimeLoss => t.time_losses += 1,
+                Incident::IllegalMove => t.illegal_moves += 1,
+                Incident::Crash => t.crashes += 1,
+                Incident::Hang => {
+                    t.time_losses += 1;
+                    t.hangs += 1;
+                }
+            }
+        }
+        let p = &mut self.pairings[task.pairing];
+        p.wdl.add(points);
+        if let Some(other) = p.pending.remove(&task.pair) {
+            p.penta.add_pair(other, points);
+        } else {
+            p.pending.insert(task.pair, points);
+        }
+        true
+    }
+
+    /// Recomputes the SPRT's LLR from the pairs counted so far; `true`
+    /// when the test has decided.
+    pub fn update_sprt(&mut self) -> bool {
+        match self.sprt.as_mut() {
+            Some((sprt, llr, decision)) => {
+                *llr = sprt.llr_pentanomial(&self.pairings[0].penta);
+                *decision = sprt.decide(*llr);
+                decision.is_some()
+            }
+            None => false,
+        }
+    }
+
+    /// The live progress line: `[played/planned] A vs B: W .. D .. L ..
+    /// (score) Elo .. ± ..` and the LLR with its bounds.
+    pub fn progress_line(&self) -> String {
         let mut s = format!("[{}/{}]", self.games_played, self.games_planned);
         for p in &self.pairings {
             let score = p.wdl.score().map(|x| x * 100.0).unwrap_or(50.0);
@@ -397,28 +516,32 @@ pub fn run(config: MatchConfig) -> Result<MatchSummary, String> {
         .collect();
     let time_controls: Vec<String> = limits.iter().map(Limits::pgn_time_control).collect();
     let described: Vec<String> = limits.iter().map(Limits::describe).collect();
-    let mut summary = MatchSummary {
-        names: names.clone(),
-        pairings: (1..names.len())
-            .map(|opponent| PairingResult {
-                opponent,
-                ..PairingResult::default()
-            })
-            .collect(),
-        tallies: vec![EngineTally::default(); names.len()],
-        sprt: config.sprt.map(|s| (s, 0.0, None)),
-        terminations: BTreeMap::new(),
-        games_played: 0,
-        games_planned: tasks.len() as u32,
+    let mut summary = MatchSummary::new(names.clone(), tasks.len() as u32, config.sprt);
+    let mut json_out = match &config.json {
+        Some(path) => Some(
+            OpenOptions::new()
+                .create(true)
+                .append(true)
+                .open(path)
+                .map_err(|e| format!("{}: {e}", path.display()))?,
+        ),
+        None => None,
     };
+    let match_id = json::MatchId::of(&config);
     let mut progress = Progress {
         tty: std::io::stderr().is_terminal(),
         width: 0,
     };
+    let (k, n) = config.shard;
     progress.note(&format!(
-        "Match: {} ({} games per pairing, {}), openings {} ({} lines, {} order, seed {}), concurrency {}",
+        "Match: {} ({} games per pairing{}, {}), openings {} ({} lines, {} order, seed {}), concurrency {}",
         names.join(" vs "),
         config.games,
+        if n > 1 {
+            format!("; shard {k}/{n}: {} games", tasks.len())
+        } else {
+            String::new()
+        },
         if described.iter().all(|t| *t == described[0]) {
             described[0].clone()
         } else {
@@ -473,72 +596,39 @@ pub fn run(config: MatchConfig) -> Result<MatchSummary, String> {
             // the decision stands on the games before it.
             continue;
         }
-        let (red, black) = if task.first_is_red {
-            (task.first, task.second)
-        } else {
-            (task.second, task.first)
-        };
-        let first_side = if task.first_is_red {
-            Color::Red
-        } else {
-            Color::Black
-        };
-        let Some(points) = game.result.points(first_side) else {
+        let (red, black) = task.colours();
+        if !summary.count(&task, &game) {
             continue; // aborted by a stop: not counted, not written
-        };
-        summary.games_played += 1;
-        *summary
-            .terminations
-            .entry(game.termination.describe())
-            .or_default() += 1;
-        for idx in [red, black] {
-            summary.tallies[idx].games += 1;
-        }
-        if let Some((side, incident)) = game.incident {
-            let t = &mut summary.tallies[if side == Color::Red { red } else { black }];
-            match incident {
-                Incident::TimeLoss => t.time_losses += 1,
-                Incident::IllegalMove => t.illegal_moves += 1,
-                Incident::Crash => t.crashes += 1,
-                Incident::Hang => {
-                    t.time_losses += 1;
-                    t.hangs += 1;
-                }
-            }
         }
         if let Some(detail) = &game.detail {
             progress.note(&format!("game {}: {detail}", task.number + 1));
         }
-        let p = &mut summary.pairings[task.pairing];
-        p.wdl.add(points);
-        if let Some(other) = p.pending.remove(&task.pair) {
-            p.penta.add_pair(other, points);
-        } else {
-            p.pending.insert(task.pair, points);
+        if summary.update_sprt() {
+            shared.stop.store(true, Ordering::Relaxed);
         }
-        if let Some((sprt, llr, decision)) = summary.sprt.as_mut() {
-            *llr = sprt.llr_pentanomial(&summary.pairings[0].penta);
-            *decision = sprt.decide(*llr);
-            if decision.is_some() {
-                shared.stop.store(true, Ordering::Relaxed);
-            }
+        let header = record::Header {
+            event: config.event.clone(),
+            site: "?".into(),
+            date: date.clone(),
+            round: (task.number + 1).to_string(),
+            red: names[red].clone(),
+            black: names[black].clone(),
+            time_control: if time_controls[red] == time_controls[black] {
+                time_controls[red].clone()
+            } else {
+                format!("{} / {}", time_controls[red], time_controls[black])
+            },
+        };
+        if let Some(out) = pgn_out.as_mut()
+            && let Err(e) = record::write_game(out, &header, &game).and_then(|_| out.flush())
+        {
+            fatal.get_or_insert(format!("writing the PGN: {e}"));
+            shared.stop.store(true, Ordering::Relaxed);
         }
-        if let Some(out) = pgn_out.as_mut() {
-            let header = record::Header {
-                event: config.event.clone(),
-                site: "?".into(),
-                date: date.clone(),
-                round: (task.number + 1).to_string(),
-                red: names[red].clone(),
-                black: names[black].clone(),
-                time_control: if time_controls[red] == time_controls[black] {
-                    time_controls[red].clone()
-                } else {
-                    format!("{} / {}", time_controls[red], time_controls[black])
-                },
-            };
-            if let Err(e) = record::write_game(out, &header, &game).and_then(|_| out.flush()) {
-                fatal.get_or_insert(format!("writing the PGN: {e}"));
+        if let Some(out) = json_out.as_mut() {
+            let line = json::GameLine::new(&match_id, config.shard, &task, &header, &game);
+            if let Err(e) = line.write(out) {
+                fatal.get_or_insert(format!("writing the JSON records: {e}"));
                 shared.stop.store(true, Ordering::Relaxed);
             }
         }
@@ -564,8 +654,12 @@ pub fn run(config: MatchConfig) -> Result<MatchSummary, String> {
     }
 }
 
-/// `chuhe match`: runs the match and prints the summary on stdout.
+/// `chuhe match`: runs the match and prints the summary on stdout;
+/// `chuhe match merge`: merges record files.
 pub fn run_cli(args: &cli::MatchArgs) -> Result<(), String> {
+    if let Some(m) = &args.merge {
+        return merge::run_cli(m);
+    }
     let config = args.to_config()?;
     let summary = run(config)?;
     print!("{}", summary.report());

@@ -27,6 +27,16 @@
 //! whatever the thread count, and runs with distinct seeds, or with
 //! distinct shards of one seed (`--shard K/N` takes the games numbered
 //! `K-1` modulo `N`), are disjoint and can be concatenated.
+//!
+//! Sharding: with `--shard K/N --games G`, the run makes the shard's first
+//! `G` items, numbers `K-1`, `K-1+N`, ..., `K-1+(G-1)N` of the whole run;
+//! so N shards of G games are, records and all, the unsharded run of N·G
+//! games (in another order). A shard stopped by `--positions` is cut
+//! where its threads happened to be, so a reproducible shard is one
+//! bounded by `--games` (or by the end of the source). A shard written
+//! again replaces its output (unless `--append`): rerunning a failed shard
+//! does not duplicate its records. `scripts/cluster/datagen.py` runs the
+//! shards over a Ray cluster.
 
 use crate::arena::openings::SplitMix;
 use crate::book::GameResult;
@@ -649,6 +659,40 @@ mod tests {
         }
         let _ = std::fs::remove_file(a);
         let _ = std::fs::remove_file(b);
+    }
+
+    #[test]
+    fn self_play_shards_make_the_whole_run() {
+        // Games 0..4 in one run; shard 1/2 makes games 0 and 2, shard 2/2
+        // games 1 and 3 (`--games` counts the games of the shard).
+        let mut sink = Vec::new();
+        let mut whole = opts(&temp("sp-whole"));
+        whole.games = Some(4);
+        run(&whole, &mut sink).unwrap();
+        let mut parts: Vec<[u8; 32]> = Vec::new();
+        for k in 1..=2 {
+            let mut s = opts(&temp(&format!("sp-part{k}")));
+            s.games = Some(2);
+            s.shard = (k, 2);
+            run(&s, &mut sink).unwrap();
+            parts.extend(
+                data::read_files(&[s.out.clone()])
+                    .unwrap()
+                    .iter()
+                    .map(|r| r.0),
+            );
+            let _ = std::fs::remove_file(&s.out);
+        }
+        let mut w: Vec<[u8; 32]> = data::read_files(std::slice::from_ref(&whole.out))
+            .unwrap()
+            .iter()
+            .map(|r| r.0)
+            .collect();
+        w.sort();
+        parts.sort();
+        assert!(!w.is_empty());
+        assert_eq!(w, parts);
+        let _ = std::fs::remove_file(&whole.out);
     }
 
     #[test]
