@@ -629,10 +629,18 @@ pub fn run(opts: &TrainOptions, log: &mut impl Write) -> Result<(), String> {
         )
         .map_err(io)?;
         save_checkpoint(&ckpt, &model, &adam, epoch + 1).map_err(io)?;
-        let net = model.quantise(opts.base, opts.single_bucket, description(opts, train.len(), epoch + 1));
+        let net = model.quantise(
+            opts.base,
+            opts.single_bucket,
+            description(opts, train.len(), epoch + 1),
+        );
         std::fs::write(&opts.out, net.to_bytes()).map_err(|e| format!("{}: {e}", opts.out))?;
     }
-    let net = model.quantise(opts.base, opts.single_bucket, description(opts, train.len(), opts.epochs));
+    let net = model.quantise(
+        opts.base,
+        opts.single_bucket,
+        description(opts, train.len(), opts.epochs),
+    );
     std::fs::write(&opts.out, net.to_bytes()).map_err(|e| format!("{}: {e}", opts.out))?;
     let classical = |lambda: f32| {
         let o = TrainOptions {
