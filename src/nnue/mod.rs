@@ -23,13 +23,13 @@ use std::sync::Arc;
 
 /// Whether this build evaluates with the network by default (the
 /// `Use NNUE` option's default).
-pub const DEFAULT_USE_NNUE: bool = false;
+pub const DEFAULT_USE_NNUE: bool = true;
 
 /// The `EvalFile` value that names the network built into the binary.
 pub const EMBEDDED_NAME: &str = "<embedded>";
 
-/// The network built into the binary (see `src/nnue/README.md` for how it
-/// was made).
+/// The network built into the binary (README.md, "Neural network (NNUE)",
+/// gives the commands that made it).
 static EMBEDDED_BYTES: &[u8] = include_bytes!("default.nnue");
 
 static EMBEDDED: Lazy<Arc<Network>> = Lazy::new(|| {
