@@ -372,28 +372,7 @@ impl Position {
     }
 
     pub fn to_fen(&self) -> String {
-        let mut s = String::with_capacity(96);
-        for rank in (0..10).rev() {
-            let mut empty = 0;
-            for file in 0..9 {
-                let p = self.board[Square::new(file, rank).index()];
-                if p.is_none() {
-                    empty += 1;
-                } else {
-                    if empty > 0 {
-                        s.push(char::from(b'0' + empty));
-                        empty = 0;
-                    }
-                    s.push(p.letter());
-                }
-            }
-            if empty > 0 {
-                s.push(char::from(b'0' + empty));
-            }
-            if rank > 0 {
-                s.push('/');
-            }
-        }
+        let s = board_fen(&self.board);
         let side = if self.side == Color::Red { 'w' } else { 'b' };
         format!(
             "{s} {side} - - {} {}",
@@ -946,4 +925,31 @@ impl fmt::Debug for Position {
     fn fmt(&self, f: &mut fmt::Formatter) -> fmt::Result {
         write!(f, "Position({})", self.to_fen())
     }
+}
+
+/// The piece-placement field of a FEN for a board indexed by square.
+pub fn board_fen(board: &[Piece; 90]) -> String {
+    let mut s = String::with_capacity(96);
+    for rank in (0..10).rev() {
+        let mut empty = 0u8;
+        for file in 0..9 {
+            let p = board[Square::new(file, rank).index()];
+            if p.is_none() {
+                empty += 1;
+            } else {
+                if empty > 0 {
+                    s.push(char::from(b'0' + empty));
+                    empty = 0;
+                }
+                s.push(p.letter());
+            }
+        }
+        if empty > 0 {
+            s.push(char::from(b'0' + empty));
+        }
+        if rank > 0 {
+            s.push('/');
+        }
+    }
+    s
 }

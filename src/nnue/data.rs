@@ -228,28 +228,7 @@ impl Record {
         for &(p, sq) in &e.pieces {
             board[sq.index()] = p;
         }
-        let mut s = String::with_capacity(96);
-        for rank in (0..10).rev() {
-            let mut empty = 0u8;
-            for file in 0..9 {
-                let p = board[Square::new(file, rank).index()];
-                if p.is_none() {
-                    empty += 1;
-                } else {
-                    if empty > 0 {
-                        s.push(char::from(b'0' + empty));
-                        empty = 0;
-                    }
-                    s.push(p.letter());
-                }
-            }
-            if empty > 0 {
-                s.push(char::from(b'0' + empty));
-            }
-            if rank > 0 {
-                s.push('/');
-            }
-        }
+        let s = crate::position::board_fen(&board);
         let side = if e.side == Color::Red { 'w' } else { 'b' };
         Ok(format!("{s} {side} - - 0 1"))
     }
@@ -380,7 +359,7 @@ mod tests {
             if moves.is_empty() {
                 break;
             }
-            let r = Record::new(&pos, (ply * 7 - 900) as i16, ply, Wdl::Draw);
+            let r = Record::new(&pos, (ply as i32 * 7 - 900) as i16, ply, Wdl::Draw);
             write_records(&mut buf, &[r]).unwrap();
             fens.push(pos.to_fen());
             seed = seed
