@@ -4,6 +4,7 @@
 
 use chuhe::movegen;
 use chuhe::position::Position;
+use chuhe::rng::XorShift;
 use chuhe::rules;
 use chuhe::types::Move;
 use criterion::{Criterion, criterion_group, criterion_main};
@@ -13,17 +14,14 @@ use std::hint::black_box;
 fn quiet_game(plies: usize) -> Position {
     let mut pos = Position::startpos();
     let mut seen = vec![pos.key()];
-    let mut seed = 0x9e37_79b9_7f4a_7c15u64;
+    let mut rng = XorShift(0x9e37_79b9_7f4a_7c15);
     while pos.ply_from_root() < plies {
         let quiet: Vec<Move> = movegen::legal_moves(&pos)
             .iter()
             .copied()
             .filter(|m| pos.piece_on(m.to()).is_none())
             .collect();
-        seed ^= seed << 13;
-        seed ^= seed >> 7;
-        seed ^= seed << 17;
-        let start = (seed % quiet.len() as u64) as usize;
+        let start = rng.below(quiet.len());
         let made = (0..quiet.len()).any(|k| {
             pos.make_move(quiet[(start + k) % quiet.len()]);
             if seen.contains(&pos.key()) || pos.in_check() {

@@ -15,8 +15,9 @@
 
 use crate::movegen;
 use crate::position::Position;
+use crate::rng::SplitMix;
 use crate::types::*;
-use crate::zobrist::{self, KeySet, key_set, splitmix};
+use crate::zobrist::{self, KeySet, key_set};
 use once_cell::sync::Lazy;
 use std::borrow::Cow;
 use std::collections::HashMap;
@@ -26,7 +27,6 @@ use std::path::Path;
 // ---------------------------------------------------------------------------
 // The book hash
 
-/// SplitMix64 step: (next state, output).
 /// Seed of the book hash: the bytes "chuhebk!" read as a big-endian u64.
 pub const BOOK_HASH_SEED: u64 = u64::from_be_bytes(*b"chuhebk!");
 
@@ -730,9 +730,8 @@ fn pick(moves: &[BookMove], randomness: Randomness, seed: u64) -> Option<BookMov
     if !(total.is_finite() && total > 0.0) {
         return Some(first);
     }
-    let (_, r) = splitmix(seed);
     // 53 random bits to a fraction in [0, 1).
-    let mut target = (r >> 11) as f64 / (1u64 << 53) as f64 * total;
+    let mut target = SplitMix(seed).unit() * total;
     for (m, share) in moves.iter().zip(&shares) {
         if target < *share {
             return Some(*m);

@@ -631,12 +631,8 @@ fn fresh_seed() -> u64 {
         .duration_since(std::time::UNIX_EPOCH)
         .map(|d| d.as_nanos() as u64)
         .unwrap_or(0);
-    let mut x = nanos ^ ((std::process::id() as u64) << 32);
-    // splitmix64 finaliser: spreads the bits of the clock.
-    x = x.wrapping_add(0x9e37_79b9_7f4a_7c15);
-    x = (x ^ (x >> 30)).wrapping_mul(0xbf58_476d_1ce4_e5b9);
-    x = (x ^ (x >> 27)).wrapping_mul(0x94d0_49bb_1331_11eb);
-    x ^ (x >> 31)
+    // One SplitMix64 step spreads the bits of the clock.
+    crate::rng::splitmix(nanos ^ ((std::process::id() as u64) << 32)).1
 }
 
 #[cfg(test)]

@@ -18,7 +18,7 @@ use crate::types::{Color, Move};
 use crossbeam_channel::{Receiver, RecvTimeoutError};
 use std::fmt;
 use std::fs::File;
-use std::io::{BufRead, BufReader, BufWriter, Read, Write};
+use std::io::{BufWriter, Read, Write};
 use std::path::{Path, PathBuf};
 use std::process::{Child, ChildStdin, Command, Stdio};
 use std::sync::{Arc, Mutex};
@@ -67,11 +67,8 @@ fn parse_number<T: std::str::FromStr>(key: &str, value: &str) -> Result<T, Strin
 }
 
 fn parse_bool(key: &str, value: &str) -> Result<bool, String> {
-    match value.to_ascii_lowercase().as_str() {
-        "true" | "on" | "yes" | "1" => Ok(true),
-        "false" | "off" | "no" | "0" => Ok(false),
-        _ => Err(format!("engine {key}='{value}': expected on or off")),
-    }
+    crate::text::parse_bool(value)
+        .ok_or_else(|| format!("engine {key}='{value}': expected on or off"))
 }
 
 impl EngineSpec {
@@ -386,34 +383,24 @@ pub struct Engine {
     tag: String,
 }
 
+/// Forwards the lines of an engine's output (`sink`, with the time each
+/// arrived) and logs them; stderr has no sink and is only logged.
 fn spawn_reader<R: Read + Send + 'static>(
     source: R,
     tag: String,
     log: Option<Arc<TrafficLog>>,
     sink: Option<crossbeam_channel::Sender<(Instant, String)>>,
-) {
-    thread::spawn(move || {
-        let mut reader = BufReader::new(source);
-        let mut buf = Vec::new();
-        loop {
-            buf.clear();
-            match reader.read_until(b'\n', &mut buf) {
-                Ok(0) | Err(_) => break,
-                Ok(_) => {}
-            }
-            let at = Instant::now();
-            // Some engines print GBK or other bytes; lossy text is enough.
-            let line = String::from_utf8_lossy(&buf).trim_end().to_string();
-            if let Some(log) = &log {
-                log.write(&tag, if sink.is_some() { "<" } else { "!" }, &line);
-            }
-            if let Some(tx) = &sink
-                && tx.send((at, line)).is_err()
-            {
-                break;
-            }
+) -> std::io::Result<()> {
+    let line = move |bytes: &[u8], _len: usize| {
+        let at = Instant::now();
+        // Some engines print GBK or other bytes; lossy text is enough.
+        let line = String::from_utf8_lossy(bytes).trim_end().to_string();
+        if let Some(log) = &log {
+            log.write(&tag, if sink.is_some() { "<" } else { "!" }, &line);
         }
-    });
+        sink.as_ref().is_none_or(|tx| tx.send((at, line)).is_ok())
+    };
+    crate::text::spawn_line_reader("engine-output", source, usize::MAX, line, |_| {})
 }
 
 impl Engine {
@@ -446,9 +433,16 @@ impl Engine {
             let _ = child.wait();
             return Err(EngineError::Spawn("no pipes to the process".into()));
         };
-        spawn_reader(stdout, tag.clone(), log.clone(), Some(tx));
+        let mut readers = spawn_reader(stdout, tag.clone(), log.clone(), Some(tx));
         if let Some(stderr) = child.stderr.take() {
-            spawn_reader(stderr, tag.clone(), log.clone(), None);
+            readers = readers.and(spawn_reader(stderr, tag.clone(), log.clone(), None));
+        }
+        if let Err(e) = readers {
+            let _ = child.kill();
+            let _ = child.wait();
+            return Err(EngineError::Spawn(format!(
+                "cannot start a reader thread: {e}"
+            )));
         }
         let mut engine = Engine {
             spec: spec.clone(),

@@ -16,6 +16,7 @@
 
 use crate::pgn;
 use crate::position::{Position, START_FEN};
+use crate::rng::SplitMix;
 use crate::types::Move;
 use std::path::Path;
 
@@ -149,30 +150,6 @@ pub fn load(path: &Path) -> Result<Vec<Opening>, String> {
 pub enum Order {
     Sequential,
     Random,
-}
-
-/// SplitMix64: a small seeded generator for shuffling.
-pub struct SplitMix(pub u64);
-
-impl SplitMix {
-    pub fn next_u64(&mut self) -> u64 {
-        self.0 = self.0.wrapping_add(0x9E37_79B9_7F4A_7C15);
-        let mut z = self.0;
-        z = (z ^ (z >> 30)).wrapping_mul(0xBF58_476D_1CE4_E5B9);
-        z = (z ^ (z >> 27)).wrapping_mul(0x94D0_49BB_1331_11EB);
-        z ^ (z >> 31)
-    }
-
-    /// Uniform in 0..n (n > 0), by rejection so no value is favoured.
-    pub fn below(&mut self, n: u64) -> u64 {
-        let zone = u64::MAX - u64::MAX % n;
-        loop {
-            let x = self.next_u64();
-            if x < zone {
-                return x % n;
-            }
-        }
-    }
 }
 
 /// The opening index for each of `pairs` game pairs: the suite in order

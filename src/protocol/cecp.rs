@@ -19,13 +19,14 @@
 //! `Error (<reason>): <line>`; notes go out as `# ...` comments.
 
 use super::options::{self, Kind, OptionId};
-use super::parse::{parse_bool, parse_command, parse_int};
+use super::parse::{parse_command, parse_int};
 use super::{DRAW_ACCEPT, NAME_LINE, Pending, Session, is_legal, move_list};
 use crate::engine::{EngineOptions, GoOutcome, GoRequest};
 use crate::movegen;
 use crate::position::Position;
 use crate::rules::{self, Outcome, Reason, RuleSettings};
 use crate::search::{IterationInfo, Report};
+use crate::text::parse_bool;
 use crate::time::{self, Clock, Limits};
 use crate::types::*;
 use std::collections::VecDeque;

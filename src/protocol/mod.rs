@@ -24,6 +24,7 @@ use crate::eval;
 use crate::movegen;
 use crate::position::Position;
 use crate::search::{IterationInfo, Report, Reporter};
+use crate::text;
 use crate::time::{Clock, Limits};
 use crate::tools::{bench, perft};
 use crate::tt::TtHit;
@@ -33,7 +34,7 @@ use crossbeam_channel::{Receiver, Sender, unbounded};
 use options::Effect;
 use parse::{Base, Command, GoParams, OptionSpec, PositionSpec, parse_command, parse_move, quote};
 use std::collections::VecDeque;
-use std::io::{BufRead, BufReader, Read, Write};
+use std::io::{Read, Write};
 use std::sync::Arc;
 
 /// The engine's name and version (`chuhe` + [`crate::VERSION`]): the UCCI
@@ -131,68 +132,29 @@ pub fn run_stdio() {
     run(std::io::stdin(), std::io::stdout());
 }
 
+/// Starts the input thread: lines of at most `MAX_LINE` bytes (a longer
+/// one is reported by its length), then `Eof` (also on a read error).
 fn spawn_reader<R: Read + Send + 'static>(input: R, tx: Sender<Event>) {
+    let end_tx = tx.clone();
     let fallback = tx.clone();
-    let spawned = std::thread::Builder::new()
-        .name("input".to_string())
-        .spawn(move || read_lines(input, &tx));
-    if spawned.is_err() {
+    let line = move |bytes: &[u8], len: usize| {
+        let event = if len > MAX_LINE {
+            Event::TooLong(len)
+        } else {
+            Event::Line(parse::clean_line(bytes))
+        };
+        tx.send(event).is_ok()
+    };
+    let end = move |error: Option<std::io::Error>| {
+        if let Some(e) = error {
+            log::warn!("input: {e}");
+        }
+        let _ = end_tx.send(Event::Eof);
+    };
+    if text::spawn_line_reader("input", input, MAX_LINE, line, end).is_err() {
         log::error!("cannot start the input thread");
         let _ = fallback.send(Event::Eof);
     }
-}
-
-/// Cuts the input into lines at `\n`, keeping at most `MAX_LINE` bytes of
-/// each, and forwards them; ends with `Eof` (also on a read error).
-fn read_lines<R: Read>(input: R, tx: &Sender<Event>) {
-    let mut reader = BufReader::with_capacity(1 << 16, input);
-    let mut line: Vec<u8> = Vec::new();
-    let mut len = 0usize;
-    loop {
-        let (consumed, complete) = match reader.fill_buf() {
-            Ok([]) => break,
-            Ok(buf) => match buf.iter().position(|&b| b == b'\n') {
-                Some(i) => {
-                    keep(&mut line, &buf[..i], &mut len);
-                    (i + 1, true)
-                }
-                None => {
-                    keep(&mut line, buf, &mut len);
-                    (buf.len(), false)
-                }
-            },
-            Err(e) if e.kind() == std::io::ErrorKind::Interrupted => continue,
-            Err(e) => {
-                log::warn!("input: {e}");
-                break;
-            }
-        };
-        reader.consume(consumed);
-        if complete && !forward(tx, &mut line, &mut len) {
-            return;
-        }
-    }
-    if len > 0 && !forward(tx, &mut line, &mut len) {
-        return;
-    }
-    let _ = tx.send(Event::Eof);
-}
-
-fn keep(line: &mut Vec<u8>, bytes: &[u8], len: &mut usize) {
-    let room = MAX_LINE.saturating_sub(line.len());
-    line.extend_from_slice(&bytes[..bytes.len().min(room)]);
-    *len = len.saturating_add(bytes.len());
-}
-
-fn forward(tx: &Sender<Event>, line: &mut Vec<u8>, len: &mut usize) -> bool {
-    let event = if *len > MAX_LINE {
-        Event::TooLong(*len)
-    } else {
-        Event::Line(parse::clean_line(line))
-    };
-    line.clear();
-    *len = 0;
-    tx.send(event).is_ok()
 }
 
 /// ` wdl W D L`, or nothing.
@@ -966,6 +928,7 @@ const HELP: &[&str] = &[
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::rng::XorShift as Rng;
 
     /// Runs a whole session in-process on `input` and returns its output.
     fn session(input: &[u8]) -> String {
@@ -1046,20 +1009,6 @@ mod tests {
         assert!(build_position(&bad).unwrap_err().contains("move 2"));
     }
 
-    /// A small deterministic generator for the property tests (no crate).
-    struct Rng(u64);
-    impl Rng {
-        fn next(&mut self) -> u64 {
-            self.0 ^= self.0 << 13;
-            self.0 ^= self.0 >> 7;
-            self.0 ^= self.0 << 17;
-            self.0
-        }
-        fn below(&mut self, n: usize) -> usize {
-            (self.next() % n as u64) as usize
-        }
-    }
-
     const WORDS: &[&str] = &[
         "ucci",
         "uci",
@@ -1118,7 +1067,7 @@ mod tests {
         let mut rng = Rng(0x9e37_79b9_7f4a_7c15);
         for _ in 0..20_000 {
             let len = rng.below(80);
-            let bytes: Vec<u8> = (0..len).map(|_| rng.next() as u8).collect();
+            let bytes: Vec<u8> = (0..len).map(|_| rng.next_u64() as u8).collect();
             let line = parse::clean_line(&bytes);
             let _ = parse_command(&line);
             let _ = Position::from_fen(&line);
@@ -1210,7 +1159,7 @@ mod tests {
             let mut input = b"xboard\nprotover 2\nst 0.02\nsd 3\n".to_vec();
             for _ in 0..rng.below(30) {
                 if rng.below(5) == 0 {
-                    input.extend((0..rng.below(40)).map(|_| rng.next() as u8));
+                    input.extend((0..rng.below(40)).map(|_| rng.next_u64() as u8));
                 } else {
                     let words: Vec<&str> = (0..1 + rng.below(6))
                         .map(|_| CECP_WORDS[rng.below(CECP_WORDS.len())])
@@ -1238,7 +1187,7 @@ mod tests {
             let mut input = Vec::new();
             for _ in 0..rng.below(30) {
                 if rng.below(4) == 0 {
-                    input.extend((0..rng.below(40)).map(|_| rng.next() as u8));
+                    input.extend((0..rng.below(40)).map(|_| rng.next_u64() as u8));
                 } else {
                     let words: Vec<&str> = (0..rng.below(8))
                         .map(|_| WORDS[rng.below(WORDS.len())])

@@ -5,10 +5,11 @@
 //! `Move Overhead`, `moveoverhead` and `MOVE_OVERHEAD` are one option.
 
 use super::Dialect;
-use super::parse::{parse_bool, parse_int, quote};
+use super::parse::{parse_int, quote};
 use crate::engine::{self, EngineOptions, Randomness};
 use crate::search::{Level, Style};
 use crate::skill;
+use crate::text::parse_bool;
 use crate::thread::MAX_THREADS;
 
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]

@@ -38,11 +38,11 @@
 //! does not duplicate its records. `scripts/cluster/datagen.py` runs the
 //! shards over a Ray cluster.
 
-use crate::arena::openings::SplitMix;
 use crate::book::GameResult;
 use crate::movegen;
 use crate::nnue::data::{self, Record, Wdl};
 use crate::position::Position;
+use crate::rng::SplitMix;
 use crate::rules::{self, Outcome, RuleSettings};
 use crate::search::{Report, SearchJob, Worker};
 use crate::time::Limits;
