@@ -16,6 +16,7 @@ pub use crate::book::Randomness;
 use crate::movegen;
 use crate::nnue::{self, Network};
 use crate::position::Position;
+use crate::replay::is_legal_move;
 use crate::rules::RuleSettings;
 use crate::search::{Character, Level, Reporter, SearchJob, Style};
 use crate::skill::{self, Skill};
@@ -583,13 +584,13 @@ impl Engine {
     /// A move to ponder on after `best` when the search's line ended early:
     /// the table's move in the position after `best`, if it is legal there.
     pub fn ponder_guess(&self, root: &Position, best: Move) -> Option<Move> {
-        if !root.is_pseudo_legal(best) || !root.is_legal(best) {
+        if !is_legal_move(root, best) {
             return None;
         }
         let mut pos = root.clone();
         pos.make_move(best);
         let hit = self.probe(&pos)?;
-        (hit.mv.is_some() && pos.is_pseudo_legal(hit.mv) && pos.is_legal(hit.mv)).then_some(hit.mv)
+        is_legal_move(&pos, hit.mv).then_some(hit.mv)
     }
 }
 

@@ -16,6 +16,7 @@ pub mod notation;
 pub mod pgn;
 pub mod position;
 pub mod protocol;
+pub mod replay;
 pub mod rng;
 pub mod rules;
 pub mod search;

@@ -6,8 +6,8 @@
 //! strict about moves: replaying a game stops at the first move that is
 //! malformed, illegal or ambiguous, and says which.
 
-use crate::notation::{self, NotationError};
 use crate::position::{FenError, Position};
+use crate::replay::{self, Accept, BadMove};
 use crate::types::Move;
 use std::fmt;
 use std::io::{self, Read};
@@ -29,7 +29,7 @@ pub enum PgnError {
     Move {
         /// 1-based ply number.
         ply: usize,
-        error: NotationError,
+        error: BadMove,
     },
 }
 
@@ -70,13 +70,12 @@ impl PgnGame {
     /// position (with the game as its history) and the moves.
     pub fn replay(&self) -> Result<(Position, Vec<Move>), PgnError> {
         let mut pos = self.start_position()?;
-        let mut moves = Vec::with_capacity(self.moves.len());
-        for (i, text) in self.moves.iter().enumerate() {
-            let m = notation::parse_move(&pos, text)
-                .map_err(|error| PgnError::Move { ply: i + 1, error })?;
-            pos.make_move(m);
-            moves.push(m);
-        }
+        let texts = self.moves.iter().map(String::as_str);
+        let moves =
+            replay::replay(&mut pos, texts, Accept::AnyNotation).map_err(|e| PgnError::Move {
+                ply: e.index,
+                error: e.reason,
+            })?;
         Ok((pos, moves))
     }
 }

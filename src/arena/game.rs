@@ -20,7 +20,7 @@
 use super::clock::{Clock, Limits};
 use super::engine::{Engine, EngineError, GoClock, GoRequest, STOP_TIMEOUT};
 use super::openings::Opening;
-use crate::position::Position;
+use crate::replay::{self, Accept};
 use crate::rules::{self, Outcome, Reason, RuleSettings};
 use crate::types::{Color, Move};
 use std::sync::atomic::{AtomicBool, Ordering};
@@ -228,33 +228,6 @@ pub struct GameRecord {
     pub incident: Option<(Color, Incident)>,
     /// Sides whose engine must be restarted before its next game.
     pub restart: [bool; 2],
-}
-
-/// Why a move text is not a legal move, in words.
-pub fn illegal_reason(pos: &Position, text: &str) -> Option<String> {
-    let Some(m) = Move::parse(text).filter(|m| m.is_some()) else {
-        return Some("not a move in ICCS coordinates".into());
-    };
-    let pc = pos.piece_on(m.from());
-    if pc.is_none() || pc.color() != pos.side_to_move() {
-        return Some(format!(
-            "no {} piece on {}",
-            pos.side_to_move().name(),
-            m.from()
-        ));
-    }
-    if !pos.is_pseudo_legal(m) {
-        return Some(format!(
-            "the {} on {} cannot move to {}",
-            pc.kind().name(),
-            m.from(),
-            m.to()
-        ));
-    }
-    if !pos.is_legal(m) {
-        return Some("it leaves the king in check or facing the other king".into());
-    }
-    None
 }
 
 /// Scores each side reported, from its own point of view.
@@ -505,23 +478,22 @@ pub fn play(
             );
             return record;
         };
-        if let Some(reason) = illegal_reason(&pos, &text) {
-            record.detail = Some(format!(
-                "{name} ({}) played illegal move '{text}' in {}: {reason}",
-                side.name(),
-                pos.to_fen()
-            ));
-            end(
-                &mut record,
-                GameResult::Win(!side),
-                Termination::IllegalMove,
-                Some((side, Incident::IllegalMove)),
-            );
-            return record;
-        }
-        // Checked legal just above.
-        let Some(m) = Move::parse(&text) else {
-            return record;
+        let m = match replay::read_move(&pos, &text, Accept::Iccs) {
+            Ok(m) => m,
+            Err(reason) => {
+                record.detail = Some(format!(
+                    "{name} ({}) played illegal move '{text}' in {}: {reason}",
+                    side.name(),
+                    pos.to_fen()
+                ));
+                end(
+                    &mut record,
+                    GameResult::Win(!side),
+                    Termination::IllegalMove,
+                    Some((side, Incident::IllegalMove)),
+                );
+                return record;
+            }
         };
         if let Some(c) = clocks[i].as_mut() {
             c.punch(elapsed_ms);
@@ -542,33 +514,6 @@ pub fn play(
 #[cfg(test)]
 mod tests {
     use super::*;
-
-    #[test]
-    fn illegal_reasons() {
-        let pos = Position::startpos();
-        assert!(illegal_reason(&pos, "h2e2").is_none());
-        assert!(illegal_reason(&pos, "zz").unwrap().contains("ICCS"));
-        assert!(illegal_reason(&pos, "0000").unwrap().contains("ICCS"));
-        assert!(
-            illegal_reason(&pos, "e4e5")
-                .unwrap()
-                .contains("no red piece")
-        );
-        assert!(
-            illegal_reason(&pos, "h9g7")
-                .unwrap()
-                .contains("no red piece")
-        );
-        assert!(
-            illegal_reason(&pos, "a0a5")
-                .unwrap()
-                .contains("cannot move")
-        );
-        // Kings face each other once the e-file opens: moving the last
-        // piece between them is illegal.
-        let p = Position::from_fen("4k4/9/9/9/9/9/9/9/4A4/4K4 w - - 0 1").unwrap();
-        assert!(illegal_reason(&p, "e1d2").unwrap().contains("king"));
-    }
 
     #[test]
     fn score_adjudication() {

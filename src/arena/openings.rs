@@ -16,6 +16,7 @@
 
 use crate::pgn;
 use crate::position::{Position, START_FEN};
+use crate::replay::{self, Accept, BadMove};
 use crate::rng::SplitMix;
 use crate::types::Move;
 use std::path::Path;
@@ -46,7 +47,7 @@ impl Opening {
     pub fn position(&self) -> Result<Position, String> {
         let mut pos = Position::from_fen(&self.fen).map_err(|e| format!("bad FEN: {e}"))?;
         for &m in &self.moves {
-            if !(pos.is_pseudo_legal(m) && pos.is_legal(m)) {
+            if !replay::is_legal_move(&pos, m) {
                 return Err(format!("{m} is not legal in {}", pos.to_fen()));
             }
             pos.make_move(m);
@@ -57,15 +58,16 @@ impl Opening {
 
 /// Replays ICCS move text from `fen`, checking every move.
 fn build(fen: &str, moves_text: &str) -> Result<Opening, String> {
-    let pos = Position::from_fen(fen).map_err(|e| format!("bad FEN '{fen}': {e}"))?;
+    let mut pos = Position::from_fen(fen).map_err(|e| format!("bad FEN '{fen}': {e}"))?;
     // Normalise the FEN so the start position is recognised whatever the
     // spelling of its counters.
     let fen = pos.to_fen();
-    let mut moves = Vec::new();
-    for text in moves_text.split_whitespace() {
-        let m = Move::parse(text).ok_or_else(|| format!("'{text}' is not an ICCS move"))?;
-        moves.push(m);
-    }
+    let moves = replay::replay(&mut pos, moves_text.split_whitespace(), Accept::Iccs).map_err(
+        |e| match e.reason {
+            BadMove::Illegal { mv, .. } => format!("{mv} is not legal in {}", pos.to_fen()),
+            _ => format!("'{}' is not an ICCS move", e.text),
+        },
+    )?;
     let opening = Opening {
         label: if moves.is_empty() {
             if fen == START_FEN {
@@ -79,7 +81,6 @@ fn build(fen: &str, moves_text: &str) -> Result<Opening, String> {
         fen,
         moves,
     };
-    opening.position()?;
     Ok(opening)
 }
 

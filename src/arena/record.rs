@@ -168,7 +168,7 @@ pub fn write_game(out: &mut dyn Write, header: &Header, game: &GameRecord) -> io
         if let Some(r) = rec {
             w.push(&format!("{{{}}}", move_comment(&pos, r)));
         }
-        if !(pos.is_pseudo_legal(m) && pos.is_legal(m)) {
+        if !crate::replay::is_legal_move(&pos, m) {
             // Cannot happen for refereed moves; stop rather than corrupt.
             break;
         }

@@ -24,6 +24,7 @@ use super::{DRAW_ACCEPT, NAME_LINE, Pending, Session, is_legal, move_list};
 use crate::engine::{EngineOptions, GoOutcome, GoRequest};
 use crate::movegen;
 use crate::position::Position;
+use crate::replay::{self, Accept};
 use crate::rules::{self, Outcome, Reason, RuleSettings};
 use crate::search::{IterationInfo, Report};
 use crate::text::parse_bool;
@@ -488,7 +489,7 @@ impl<W: Write> Session<W> {
     }
 
     fn cecp_user_move(&mut self, word: &str) {
-        let mv = super::parse::parse_move(word).filter(|&m| is_legal(&self.cecp.game, m));
+        let mv = replay::read_move(&self.cecp.game, word, Accept::Iccs).ok();
         let Some(mv) = mv.filter(|_| !self.cecp.bad_setup) else {
             self.emit(&format!("Illegal move: {word}"));
             return;

@@ -23,6 +23,7 @@ use crate::engine::{Engine, GoOutcome, GoRequest};
 use crate::eval;
 use crate::movegen;
 use crate::position::Position;
+use crate::replay::{self, Accept, BadMove, is_legal_move as is_legal};
 use crate::search::{IterationInfo, Report, Reporter};
 use crate::text;
 use crate::time::{Clock, Limits};
@@ -32,7 +33,7 @@ use crate::types::*;
 use crate::wdl;
 use crossbeam_channel::{Receiver, Sender, unbounded};
 use options::Effect;
-use parse::{Base, Command, GoParams, OptionSpec, PositionSpec, parse_command, parse_move, quote};
+use parse::{Base, Command, GoParams, OptionSpec, PositionSpec, parse_command, quote};
 use std::collections::VecDeque;
 use std::io::{Read, Write};
 use std::sync::Arc;
@@ -609,7 +610,7 @@ impl<W: Write> Session<W> {
         let mut banned = Vec::new();
         let mut bad = Vec::new();
         for w in words {
-            match parse_move(w).filter(|&m| is_legal(pos, m)) {
+            match replay::read_move(pos, w, Accept::Iccs).ok() {
                 Some(m) => banned.push(m),
                 None => bad.push(quote(w)),
             }
@@ -753,7 +754,7 @@ impl<W: Write> Session<W> {
         let mut moves = Vec::new();
         let mut bad = Vec::new();
         for w in words {
-            match parse_move(w).filter(|&m| is_legal(pos, m)) {
+            match replay::read_move(pos, w, Accept::Iccs).ok() {
                 Some(m) => moves.push(m),
                 None => bad.push(quote(w)),
             }
@@ -836,10 +837,6 @@ impl<W: Write> Session<W> {
     }
 }
 
-fn is_legal(pos: &Position, m: Move) -> bool {
-    m.is_some() && pos.is_pseudo_legal(m) && pos.is_legal(m)
-}
-
 /// The position a `position` (or `probe`) line describes, with every move
 /// made so that the history holds each earlier position.
 pub fn build_position(spec: &PositionSpec) -> Result<Position, String> {
@@ -849,28 +846,16 @@ pub fn build_position(spec: &PositionSpec) -> Result<Position, String> {
             Position::from_fen(fen).map_err(|e| format!("invalid FEN {}: {e}", quote(fen)))?
         }
     };
-    for (i, text) in spec.moves.iter().enumerate() {
-        let Some(m) = parse_move(text) else {
-            return Err(format!("move {} {} is not a move", i + 1, quote(text)));
-        };
-        if m == Move::NULL {
-            if pos.in_check() {
-                return Err(format!(
-                    "move {} (0000): a side in check cannot pass",
-                    i + 1
-                ));
+    let moves = spec.moves.iter().map(String::as_str);
+    if let Err(e) = replay::replay(&mut pos, moves, Accept::IccsAndNull) {
+        let i = e.index;
+        return Err(match e.reason {
+            BadMove::Null { .. } => format!("move {i} (0000): a side in check cannot pass"),
+            BadMove::Illegal { mv, .. } => {
+                format!("move {i} ({mv}) is not legal in {}", pos.to_fen())
             }
-            pos.make_null_move();
-            continue;
-        }
-        if !is_legal(&pos, m) {
-            return Err(format!(
-                "move {} ({m}) is not legal in {}",
-                i + 1,
-                pos.to_fen()
-            ));
-        }
-        pos.make_move(m);
+            _ => format!("move {i} {} is not a move", quote(&e.text)),
+        });
     }
     Ok(pos)
 }

@@ -8,7 +8,6 @@
 //! can still be obeyed.
 
 use crate::text::{clip, parse_bool};
-use crate::types::Move;
 
 #[derive(Clone, Debug, PartialEq)]
 pub enum Command {
@@ -379,11 +378,6 @@ fn value<T>(
             v
         }
     }
-}
-
-/// Parses move text as hosts write it (either case).
-pub fn parse_move(t: &str) -> Option<Move> {
-    Move::parse(&t.to_ascii_lowercase())
 }
 
 #[cfg(test)]

@@ -14,6 +14,7 @@ use crate::movegen;
 use crate::notation::{self, Script};
 use crate::pgn;
 use crate::position::Position;
+use crate::replay::{self, Accept::AnyNotation};
 use crate::types::Move;
 use clap::Subcommand;
 use std::collections::HashMap;
@@ -123,21 +124,11 @@ fn replay<'a>(
     max_ply: usize,
     result: Option<GameResult>,
 ) -> GameRecord {
-    let mut pos = start.clone();
-    let mut moves = Vec::new();
-    let mut problem = None;
-    for (i, text) in texts.take(max_ply).enumerate() {
-        match notation::parse_move(&pos, text) {
-            Ok(m) => {
-                pos.make_move(m);
-                moves.push(m);
-            }
-            Err(e) => {
-                problem = Some(format!("ply {}: {e}", i + 1));
-                break;
-            }
-        }
-    }
+    let (moves, problem) =
+        match replay::replay(&mut start.clone(), texts.take(max_ply), AnyNotation) {
+            Ok(moves) => (moves, None),
+            Err(e) => (e.played, Some(format!("ply {}: {}", e.index, e.reason))),
+        };
     GameRecord {
         start,
         moves,
@@ -273,10 +264,8 @@ fn probe(fen: Option<&str>, moves: &str, books: &str, out: &mut impl Write) -> R
         Some(f) => Position::from_fen(f).map_err(|e| format!("invalid FEN: {e}"))?,
         None => Position::startpos(),
     };
-    for text in moves.split_whitespace() {
-        let m = notation::parse_move(&pos, text).map_err(|e| e.to_string())?;
-        pos.make_move(m);
-    }
+    replay::replay(&mut pos, moves.split_whitespace(), AnyNotation)
+        .map_err(|e| e.reason.to_string())?;
     let found = set.probe(&pos);
     let total: u64 = found.iter().map(|b| b.weight as u64).sum();
     writeln!(out, "{}", pos.to_fen()).map_err(|e| e.to_string())?;

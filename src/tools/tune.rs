@@ -12,9 +12,10 @@
 
 use crate::eval::{self, FIELDS, PHASE_MAX, Pair, Params, SCALE_NORMAL, Trace};
 use crate::movegen::{self, GenKind, MoveList};
+use crate::pgn;
 use crate::position::Position;
+use crate::replay::{self, Accept};
 use crate::types::*;
-use crate::{notation, pgn};
 use std::io::Write;
 
 /// One labelled position in linear form.
@@ -130,7 +131,7 @@ impl Dataset {
                 self.push(&pos, result);
                 added += 1;
             }
-            if !(pos.is_pseudo_legal(m) && pos.is_legal(m)) {
+            if !replay::is_legal_move(&pos, m) {
                 break;
             }
             pos.make_move(m);
@@ -173,17 +174,9 @@ impl Dataset {
             };
             // Replay what is legal; a game cut short by a bad move still
             // teaches its first part.
-            let mut pos = start.clone();
-            let mut moves = Vec::new();
-            for text in &game.moves {
-                match notation::parse_move(&pos, text) {
-                    Ok(m) => {
-                        pos.make_move(m);
-                        moves.push(m);
-                    }
-                    Err(_) => break,
-                }
-            }
+            let texts = game.moves.iter().map(String::as_str);
+            let moves = replay::replay(&mut start.clone(), texts, Accept::AnyNotation)
+                .unwrap_or_else(|e| e.played);
             self.add_game(start, &moves, result, opts);
             games += 1;
             if self.len() >= opts.max_positions {
