@@ -51,14 +51,14 @@ fn bench_repetition(c: &mut Criterion) {
         let mut pos = quiet_game(plies);
         assert!(rules::repetition_verdict(&mut pos).is_none());
         g.bench_function(format!("no repetition, {plies} reversible plies"), |b| {
-            b.iter(|| rules::repetition_verdict(black_box(&mut pos)))
+            b.iter(|| rules::repetition_verdict(black_box(&mut pos)));
         });
     }
     // Full armies, both sides shuffling a piece out and back.
     let mut pos = play(chuhe::position::START_FEN, "h2e2 h9g7 e2h2 g7h9");
     assert!(rules::repetition_verdict(&mut pos).is_some());
     g.bench_function("4-ply cycle, start position", |b| {
-        b.iter(|| rules::repetition_verdict(black_box(&mut pos)))
+        b.iter(|| rules::repetition_verdict(black_box(&mut pos)));
     });
     // A perpetual chase with few pieces.
     let mut pos = play(
@@ -67,7 +67,7 @@ fn bench_repetition(c: &mut Criterion) {
     );
     assert!(rules::repetition_verdict(&mut pos).is_some());
     g.bench_function("4-ply cycle, chariot chasing a horse", |b| {
-        b.iter(|| rules::repetition_verdict(black_box(&mut pos)))
+        b.iter(|| rules::repetition_verdict(black_box(&mut pos)));
     });
     g.finish();
 }
@@ -76,7 +76,7 @@ fn bench_move_limit(c: &mut Criterion) {
     let settings = rules::RuleSettings::default();
     let pos = quiet_game(100);
     c.bench_function("move_limit_reached, 100 plies (below the limit)", |b| {
-        b.iter(|| rules::move_limit_reached(black_box(&pos), &settings))
+        b.iter(|| rules::move_limit_reached(black_box(&pos), &settings));
     });
 }
 

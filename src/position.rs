@@ -319,8 +319,8 @@ impl Position {
         }
         pos.side = match fields.next() {
             None => return Err(FenError::MissingSide),
-            Some("w") | Some("r") | Some("W") | Some("R") => Color::Red,
-            Some("b") | Some("B") => Color::Black,
+            Some("w" | "r" | "W" | "R") => Color::Red,
+            Some("b" | "B") => Color::Black,
             Some(s) => return Err(FenError::BadSide(s.chars().take(16).collect())),
         };
         // Fields 3 and 4 are placeholders ("- -") in xiangqi FEN.

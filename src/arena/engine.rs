@@ -466,7 +466,7 @@ impl Engine {
             log.write(&self.tag, ">", line);
         }
         writeln!(self.stdin, "{line}")
-            .and_then(|_| self.stdin.flush())
+            .and_then(|()| self.stdin.flush())
             .map_err(|e| EngineError::Write(e.to_string()))
     }
 

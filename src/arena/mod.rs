@@ -557,7 +557,7 @@ impl Outputs {
         let header = self.header(task);
         let mut failure = None;
         if let Some(out) = self.pgn.as_mut()
-            && let Err(e) = record::write_game(out, &header, game).and_then(|_| out.flush())
+            && let Err(e) = record::write_game(out, &header, game).and_then(|()| out.flush())
         {
             failure.get_or_insert(format!("writing the PGN: {e}"));
         }

@@ -225,8 +225,8 @@ const REGULARIZE: f64 = 1e-3;
 /// θ found by bisection. `freq` must be positive everywhere and `s` must lie
 /// strictly between the smallest and largest score.
 fn mle_with_mean(scores: &[f64], freq: &[f64], s: f64) -> Vec<f64> {
-    let lo_score = scores.iter().cloned().fold(f64::INFINITY, f64::min);
-    let hi_score = scores.iter().cloned().fold(f64::NEG_INFINITY, f64::max);
+    let lo_score = scores.iter().copied().fold(f64::INFINITY, f64::min);
+    let hi_score = scores.iter().copied().fold(f64::NEG_INFINITY, f64::max);
     // 1 + θ (a_i - s) > 0 for every i bounds θ to this open interval, at
     // whose ends the function below runs to +∞ and -∞.
     let (mut lo, mut hi) = (-1.0 / (hi_score - s), -1.0 / (lo_score - s));

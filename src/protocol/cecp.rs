@@ -316,7 +316,7 @@ impl<W: Write> Session<W> {
             },
             "sd" => match args.first().and_then(|t| t.parse::<i32>().ok()) {
                 Some(d) if args.len() == 1 && d > 0 => {
-                    self.cecp.depth = Some(d.min(MAX_PLY as i32 - 8))
+                    self.cecp.depth = Some(d.min(MAX_PLY as i32 - 8));
                 }
                 _ => self.emit(&error("sd takes a depth of 1 or more", text)),
             },
@@ -431,7 +431,7 @@ impl<W: Write> Session<W> {
             }
             "white" | "black" | "edit" | "pause" | "resume" | "exclude" | "include"
             | "setscore" | "lift" | "put" | "hover" | "egtpath" => {
-                self.emit(&error("command not supported", text))
+                self.emit(&error("command not supported", text));
             }
             _ if tokens.len() == 1 && looks_like_move(first) => self.cecp_user_move(first),
             _ => self.emit(&error("unknown command", text)),

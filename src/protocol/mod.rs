@@ -269,8 +269,8 @@ impl<W: Write> Session<W> {
         let written = self
             .out
             .write_all(line.as_bytes())
-            .and_then(|_| self.out.write_all(b"\n"))
-            .and_then(|_| self.out.flush());
+            .and_then(|()| self.out.write_all(b"\n"))
+            .and_then(|()| self.out.flush());
         if let Err(e) = written {
             log::warn!("output closed: {e}");
             self.broken = true;
@@ -961,7 +961,7 @@ mod tests {
             let mut out = Vec::new();
             let input = format!("{hello}\nposition startpos\ngo depth 20\n");
             run_with(std::io::Cursor::new(input.into_bytes()), &mut out, |e| {
-                e.test_book = Some((h2e2, 9))
+                e.test_book = Some((h2e2, 9));
             });
             let out = String::from_utf8(out).unwrap();
             let lines: Vec<&str> = out.lines().collect();

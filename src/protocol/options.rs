@@ -663,7 +663,7 @@ pub fn apply(d: &OptionDef, value: Option<&str>, o: &mut EngineOptions) -> Resul
             o.style = Style::ALL
                 .into_iter()
                 .find(|s| s.name() == lower)
-                .ok_or_else(combo_error)?
+                .ok_or_else(combo_error)?;
         }
         OptionId::Pruning => o.pruning = level(&lower).ok_or_else(combo_error)?,
         OptionId::Knowledge => o.knowledge = level(&lower).ok_or_else(combo_error)?,

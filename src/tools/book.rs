@@ -86,7 +86,6 @@ pub fn run(command: BookCommand, out: &mut impl Write) -> Result<(), String> {
         BookCommand::Probe { fen, moves, book } => probe(fen.as_deref(), &moves, &book, out),
         BookCommand::Stats { book, games } => stats(&book, &games, out),
     }
-    .map_err(|e| e.to_string())
 }
 
 /// A game read from a file: its start, the moves that could be read (all

@@ -85,7 +85,7 @@ impl Engine {
                 self.seen.push(l.clone());
                 Some((t, l))
             }
-            Err(RecvTimeoutError::Timeout) | Err(RecvTimeoutError::Disconnected) => None,
+            Err(RecvTimeoutError::Timeout | RecvTimeoutError::Disconnected) => None,
         }
     }
 
