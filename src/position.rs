@@ -372,28 +372,7 @@ impl Position {
     }
 
     pub fn to_fen(&self) -> String {
-        let mut s = String::with_capacity(96);
-        for rank in (0..10).rev() {
-            let mut empty = 0;
-            for file in 0..9 {
-                let p = self.board[Square::new(file, rank).index()];
-                if p.is_none() {
-                    empty += 1;
-                } else {
-                    if empty > 0 {
-                        s.push(char::from(b'0' + empty));
-                        empty = 0;
-                    }
-                    s.push(p.letter());
-                }
-            }
-            if empty > 0 {
-                s.push(char::from(b'0' + empty));
-            }
-            if rank > 0 {
-                s.push('/');
-            }
-        }
+        let s = placement_fen(&self.board);
         let side = if self.side == Color::Red { 'w' } else { 'b' };
         format!(
             "{s} {side} - - {} {}",
@@ -894,6 +873,35 @@ const SEE_ORDER: [PieceKind; 7] = [
     PieceKind::Chariot,
     PieceKind::King,
 ];
+
+/// The piece-placement field of FEN for `board` (indexed by
+/// `Square::index`): ranks 9 to 0, `/` between them, digits for runs of
+/// empty points.
+pub fn placement_fen(board: &[Piece; 90]) -> String {
+    let mut s = String::with_capacity(96);
+    for rank in (0..10).rev() {
+        let mut empty = 0;
+        for file in 0..9 {
+            let p = board[Square::new(file, rank).index()];
+            if p.is_none() {
+                empty += 1;
+            } else {
+                if empty > 0 {
+                    s.push(char::from(b'0' + empty));
+                    empty = 0;
+                }
+                s.push(p.letter());
+            }
+        }
+        if empty > 0 {
+            s.push(char::from(b'0' + empty));
+        }
+        if rank > 0 {
+            s.push('/');
+        }
+    }
+    s
+}
 
 /// Exchange values for SEE and capture ordering (not evaluation weights: the
 /// evaluation's own values live in `eval.rs`).

@@ -228,28 +228,7 @@ impl Record {
         for &(p, sq) in &e.pieces {
             board[sq.index()] = p;
         }
-        let mut s = String::with_capacity(96);
-        for rank in (0..10).rev() {
-            let mut empty = 0u8;
-            for file in 0..9 {
-                let p = board[Square::new(file, rank).index()];
-                if p.is_none() {
-                    empty += 1;
-                } else {
-                    if empty > 0 {
-                        s.push(char::from(b'0' + empty));
-                        empty = 0;
-                    }
-                    s.push(p.letter());
-                }
-            }
-            if empty > 0 {
-                s.push(char::from(b'0' + empty));
-            }
-            if rank > 0 {
-                s.push('/');
-            }
-        }
+        let s = crate::position::placement_fen(&board);
         let side = if e.side == Color::Red { 'w' } else { 'b' };
         Ok(format!("{s} {side} - - 0 1"))
     }

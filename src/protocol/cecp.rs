@@ -21,7 +21,7 @@
 use super::options::{self, Kind, OptionId};
 use super::parse::{parse_command, parse_int};
 use super::{DRAW_ACCEPT, NAME_LINE, Pending, Session, is_legal, move_list};
-use crate::engine::{EngineOptions, GoOutcome, GoRequest};
+use crate::engine::{EngineOptions, GoRequest};
 use crate::movegen;
 use crate::position::Position;
 use crate::replay::{self, Accept};
@@ -574,7 +574,7 @@ impl<W: Write> Session<W> {
         if let Some(note) = self.engine.prepare() {
             self.diag(&note);
         }
-        let mut pending = Pending {
+        let pending = Pending {
             root,
             draw_offered: false,
             clocked: limits.clock.is_some(),
@@ -582,29 +582,13 @@ impl<W: Write> Session<W> {
             book_weight: None,
         };
         self.cecp.searches.push_back(purpose);
-        match self.engine.go(GoRequest {
-            limits,
-            searchmoves: Vec::new(),
-        }) {
-            GoOutcome::Searching { budget } => {
-                if self.engine.options.debug
-                    && let Some(b) = budget
-                {
-                    self.diag(&format!(
-                        "time budget: optimum {} ms, maximum {} ms",
-                        b.optimum.as_millis(),
-                        b.maximum.as_millis()
-                    ));
-                }
-                self.pending.push_back(pending);
-            }
-            GoOutcome::Book { mv, weight } => {
-                pending.book_weight = Some(weight);
-                self.answer_now(pending, Some(mv));
-            }
-            GoOutcome::NoLegalMove => self.answer_now(pending, None),
-            GoOutcome::Unsearched { mv } => self.answer_now(pending, Some(mv)),
-        }
+        self.start_go(
+            pending,
+            GoRequest {
+                limits,
+                searchmoves: Vec::new(),
+            },
+        );
     }
 
     /// The limits for our move (or for pondering on it) under the time

@@ -635,7 +635,7 @@ impl<W: Write> Session<W> {
             self.diag("go while searching: the running search is stopped first");
         }
         let root = self.engine.position().clone();
-        let mut pending = Pending {
+        let pending = Pending {
             root,
             draw_offered: g.draw,
             clocked: limits.as_ref().is_some_and(|l| l.clock.is_some()),
@@ -650,11 +650,21 @@ impl<W: Write> Session<W> {
         if let Some(note) = self.engine.prepare() {
             self.diag(&note);
         }
+        self.start_go(
+            pending,
+            GoRequest {
+                limits,
+                searchmoves,
+            },
+        );
+    }
+
+    /// Hands `request` to the engine: a search, whose answer `pending`
+    /// owes, or an answer now (a book move, no legal move, a move played
+    /// without a search).
+    fn start_go(&mut self, mut pending: Pending, request: GoRequest) {
         let debug = self.engine.options.debug;
-        match self.engine.go(GoRequest {
-            limits,
-            searchmoves,
-        }) {
+        match self.engine.go(request) {
             GoOutcome::Searching { budget } => {
                 if debug && let Some(b) = budget {
                     self.diag(&format!(
