@@ -264,8 +264,8 @@ pub fn tune(
     let n = ds.len();
     // Every 20th position is held out to check the fit generalises.
     let (valid, train): (Vec<usize>, Vec<usize>) = (0..n).partition(|i| i % 20 == 0);
-    let mut w: Vec<(f64, f64)> = start
-        .as_slice()
+    let start_flat = start.to_flat();
+    let mut w: Vec<(f64, f64)> = start_flat
         .iter()
         .map(|p| (p.0 as f64, p.1 as f64))
         .collect();
@@ -293,7 +293,7 @@ pub fn tune(
         let t = epoch as i32;
         for i in 0..len {
             let (fm, fe) = frozen(i);
-            let s0 = start.as_slice()[i];
+            let s0 = start_flat[i];
             let g = (
                 grad[i].0 + 2.0 * opts.l2 * (w[i].0 - s0.0 as f64),
                 grad[i].1 + 2.0 * opts.l2 * (w[i].1 - s0.1 as f64),
@@ -321,9 +321,11 @@ pub fn tune(
         }
     }
     let mut out = start.clone();
-    for (dst, src) in out.as_mut_slice().iter_mut().zip(&w) {
-        *dst = Pair(src.0.round() as i32, src.1.round() as i32);
-    }
+    let rounded: Vec<Pair> = w
+        .iter()
+        .map(|src| Pair(src.0.round() as i32, src.1.round() as i32))
+        .collect();
+    out.set_flat(&rounded);
     Ok(out)
 }
 
@@ -432,7 +434,7 @@ pub fn run(
 
 /// Renders `params` as the Rust source of `src/eval_params.rs`.
 pub fn to_source(params: &Params, provenance: &str) -> String {
-    let flat = params.as_slice();
+    let flat = params.to_flat();
     let mut s = String::new();
     s.push_str(
         "//! Evaluation weights, every one named (see `eval::Params` for what each\n\
@@ -499,7 +501,7 @@ mod tests {
             let mut it = inner.split(',').map(|t| t.trim().parse::<i32>().unwrap());
             vals.push(Pair(it.next().unwrap(), it.next().unwrap()));
         }
-        assert_eq!(vals.as_slice(), eval::PARAMS.as_slice());
+        assert_eq!(vals, eval::PARAMS.to_flat());
     }
 
     #[test]
