@@ -13,6 +13,7 @@
 //! for legality (keys can collide, files can be corrupt), and `choose` never
 //! picks a move that would bring back a position of the game's history.
 
+use crate::games::GameResult;
 use crate::movegen;
 use crate::position::Position;
 use crate::rng::SplitMix;
@@ -743,26 +744,6 @@ fn pick(moves: &[BookMove], randomness: Randomness, seed: u64) -> Option<BookMov
 
 // ---------------------------------------------------------------------------
 // Building a book from games
-
-/// A game's result.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub enum GameResult {
-    RedWin,
-    Draw,
-    BlackWin,
-}
-
-impl GameResult {
-    /// Reads `1-0`, `0-1`, `1/2-1/2` (also `½-½`); anything else is unknown.
-    pub fn parse(s: &str) -> Option<GameResult> {
-        match s.trim() {
-            "1-0" => Some(GameResult::RedWin),
-            "0-1" => Some(GameResult::BlackWin),
-            "1/2-1/2" | "½-½" => Some(GameResult::Draw),
-            _ => None,
-        }
-    }
-}
 
 /// Which moves a built book keeps.
 #[derive(Clone, Copy, Debug, PartialEq)]

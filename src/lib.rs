@@ -39,8 +39,9 @@
 //! - [`skill`]: playing strength below the best; rng, search.
 //!
 //! **Around the engine**
-//! - [`book`]: the opening book: chuhe's format, ElephantEye's, the embedded book, the weighted choice, the builder; movegen, position, rng, zobrist.
-//! - [`pgn`]: reading PGN games, plain or xz; position, replay.
+//! - [`pgn`]: PGN text: tag pairs and movetext, a game replayed; position, replay.
+//! - [`games`]: the one game reader: PGN or CCPD TSV files, plain or xz, into `Game`s with one `GameResult`; pgn, position, replay.
+//! - [`book`]: the opening book: chuhe's format, ElephantEye's, the embedded book, the weighted choice, the builder; games, movegen, position, rng, zobrist.
 //! - [`engine`]: the facade a front end drives: the game, the options, the table, the threads, the book; book, eval, movegen, nnue, position, replay, rng, rules, search, skill, thread, time, tt, tunables.
 //!
 //! **Front ends**
@@ -60,8 +61,8 @@
 //! - **Matches.** [`arena`] starts the engines as processes, sends each
 //!   the game and `go`, checks every answer ([`replay`]), ends games by
 //!   [`rules`], and writes PGN, JSON records and the statistics.
-//! - **Offline data.** Game files (PGN through [`pgn`], the ICCS TSV) →
-//!   [`tools`]: `book build` → `book/chuhe.book` (embedded by [`book`]),
+//! - **Offline data.** Game files (PGN or the CCPD TSV, read by [`games`])
+//!   → [`tools`]: `book build` → `book/chuhe.book` (embedded by [`book`]),
 //!   `tune` → `eval_params.rs`, `wdl-fit` → `wdl_params.rs`, `datagen` and
 //!   `train` → the network [`nnue`] embeds.
 
@@ -72,6 +73,7 @@ pub mod book;
 pub mod engine;
 pub mod eval;
 pub mod eval_params;
+pub mod games;
 pub mod history;
 pub mod movegen;
 pub mod movepick;

@@ -10,8 +10,6 @@ use crate::position::{FenError, Position};
 use crate::replay::{self, Accept, BadMove};
 use crate::types::Move;
 use std::fmt;
-use std::io::{self, Read};
-use std::path::Path;
 
 /// One game as written: its tags and its movetext tokens (moves only).
 #[derive(Clone, Debug, Default, PartialEq, Eq)]
@@ -78,32 +76,6 @@ impl PgnGame {
             })?;
         Ok((pos, moves))
     }
-}
-
-/// The magic bytes that open an xz stream.
-const XZ_MAGIC: [u8; 6] = [0xfd, b'7', b'z', b'X', b'Z', 0];
-
-/// Reads a UTF-8 text file, decompressing it first when it is an xz
-/// stream (told by its magic bytes, not its name).
-pub fn read_text(path: &Path) -> io::Result<String> {
-    let mut raw = Vec::new();
-    std::fs::File::open(path)?.read_to_end(&mut raw)?;
-    if raw.starts_with(&XZ_MAGIC) {
-        let mut out = Vec::with_capacity(raw.len() * 8);
-        lzma_rs::xz_decompress(&mut io::BufReader::new(&raw[..]), &mut out).map_err(|e| {
-            io::Error::new(
-                io::ErrorKind::InvalidData,
-                format!("{}: bad xz data: {e}", path.display()),
-            )
-        })?;
-        raw = out;
-    }
-    String::from_utf8(raw).map_err(|_| {
-        io::Error::new(
-            io::ErrorKind::InvalidData,
-            format!("{}: not UTF-8 text", path.display()),
-        )
-    })
 }
 
 const RESULTS: [&str; 4] = ["1-0", "0-1", "1/2-1/2", "*"];

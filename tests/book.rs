@@ -5,9 +5,8 @@
 
 mod shared_data;
 
-use chuhe::book::{
-    self, Book, BookBuilder, BookMove, BookSet, BuildRule, GameResult, Randomness, Record,
-};
+use chuhe::book::{self, Book, BookBuilder, BookMove, BookSet, BuildRule, Randomness, Record};
+use chuhe::games::GameResult;
 use chuhe::movegen;
 use chuhe::position::Position;
 use chuhe::tools::book::build_book;
@@ -339,7 +338,7 @@ fn embedded_book_covers_master_first_moves() {
         return;
     };
     let set = BookSet::embedded();
-    let games = chuhe::tools::book::read_games(&tsv, 1).unwrap();
+    let games = chuhe::games::read_games(&tsv, 1).unwrap();
     let start = Position::startpos();
     let book_moves = set.probe(&start);
     let covered = games

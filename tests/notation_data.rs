@@ -24,8 +24,8 @@ fn chinese_moves_agree_with_coordinates() {
     ) else {
         return;
     };
-    let pgn_text = pgn::read_text(&pgn_file).expect("read PGN");
-    let tsv_text = pgn::read_text(&tsv_file).expect("read TSV");
+    let pgn_text = chuhe::games::read_text(&pgn_file).expect("read PGN");
+    let tsv_text = chuhe::games::read_text(&tsv_file).expect("read TSV");
     let games = pgn::parse_games(&pgn_text);
     let lines: Vec<&str> = tsv_text.lines().collect();
     // The README: the TSV lacks exactly one game of the PGN.

@@ -129,7 +129,7 @@ pub fn parse_pgn(text: &str) -> Result<Vec<Opening>, String> {
 /// Reads an opening file: PGN if its name ends in `.pgn` or its first
 /// non-blank character is `[`, else `FEN|moves` lines.
 pub fn load(path: &Path) -> Result<Vec<Opening>, String> {
-    let text = pgn::read_text(path).map_err(|e| format!("{}: {e}", path.display()))?;
+    let text = crate::games::read_text(path).map_err(|e| format!("{}: {e}", path.display()))?;
     let is_pgn = path
         .extension()
         .is_some_and(|e| e.eq_ignore_ascii_case("pgn"))

@@ -11,10 +11,10 @@
 //! held fixed.
 
 use crate::eval::{self, FIELDS, PHASE_MAX, Pair, Params, SCALE_NORMAL, Trace};
+use crate::games::{Game, read_games};
 use crate::movegen::{self, GenKind, MoveList};
-use crate::pgn;
 use crate::position::Position;
-use crate::replay::{self, Accept};
+use crate::replay;
 use crate::types::*;
 use std::io::Write;
 
@@ -139,60 +139,22 @@ impl Dataset {
         added
     }
 
-    /// Reads games in the master-games TSV layout
-    /// (`result ecco red black date startfen moves`).
-    pub fn read_tsv(&mut self, text: &str, opts: &TuneOptions) -> usize {
-        let mut games = 0;
-        for line in text.lines() {
-            let f: Vec<&str> = line.split('\t').collect();
-            if f.len() < 7 {
-                continue;
-            }
-            let (Some(result), Ok(pos)) = (parse_result(f[0]), Position::from_fen(f[5])) else {
+    /// Adds the games that have a result (1-0, 0-1 or a draw), as far
+    /// as they could be read, until the set holds `max_positions`.
+    /// Returns the games used.
+    pub fn add_games(&mut self, games: &[Game], opts: &TuneOptions) -> usize {
+        let mut used = 0;
+        for g in games {
+            let Some(result) = g.result else {
                 continue;
             };
-            let moves: Vec<Move> = f[6].split_whitespace().map_while(Move::parse).collect();
-            self.add_game(pos, &moves, result, opts);
-            games += 1;
+            self.add_game(g.start.clone(), &g.moves, result.red_score(), opts);
+            used += 1;
             if self.len() >= opts.max_positions {
                 break;
             }
         }
-        games
-    }
-
-    /// Reads PGN games (as `chuhe match` writes them, or any notation the
-    /// PGN reader knows); games without a decisive or drawn result are skipped.
-    pub fn read_pgn(&mut self, text: &str, opts: &TuneOptions) -> usize {
-        let mut games = 0;
-        for game in pgn::parse_games(text) {
-            let Some(result) = game.result().and_then(parse_result) else {
-                continue;
-            };
-            let Ok(start) = game.start_position() else {
-                continue;
-            };
-            // Replay what is legal; a game cut short by a bad move still
-            // teaches its first part.
-            let texts = game.moves.iter().map(String::as_str);
-            let moves = replay::replay(&mut start.clone(), texts, Accept::AnyNotation)
-                .unwrap_or_else(|e| e.played);
-            self.add_game(start, &moves, result, opts);
-            games += 1;
-            if self.len() >= opts.max_positions {
-                break;
-            }
-        }
-        games
-    }
-}
-
-fn parse_result(s: &str) -> Option<f32> {
-    match s.trim() {
-        "1-0" => Some(1.0),
-        "0-1" => Some(0.0),
-        "1/2-1/2" => Some(0.5),
-        _ => None,
+        used
     }
 }
 
@@ -399,18 +361,8 @@ pub fn run(
     let io = |e: std::io::Error| e.to_string();
     let mut ds = Dataset::default();
     for path in games {
-        let text =
-            pgn::read_text(std::path::Path::new(path)).map_err(|e| format!("{path}: {e}"))?;
-        // PGN starts with a tag pair; anything else is read as TSV.
-        let n = if text
-            .trim_start_matches('\u{feff}')
-            .trim_start()
-            .starts_with('[')
-        {
-            ds.read_pgn(&text, opts)
-        } else {
-            ds.read_tsv(&text, opts)
-        };
+        let read = read_games(std::path::Path::new(path), usize::MAX)?;
+        let n = ds.add_games(&read, opts);
         writeln!(log, "{path}: {n} games, {} positions so far", ds.len()).map_err(io)?;
     }
     if ds.is_empty() {

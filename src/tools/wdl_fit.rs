@@ -16,7 +16,6 @@
 //! (`a`, `b` constant) and with no knowledge at all (the overall result
 //! rates), then tabulates predicted against observed rates.
 
-use crate::pgn;
 use crate::position::Position;
 use crate::wdl::{self, MATERIAL_MAX};
 use std::io::Write;
@@ -201,7 +200,7 @@ pub struct Data {
 
 /// Reads the labels (plain or xz). Every `every`-th line is used.
 pub fn read(path: &Path, every: usize) -> Result<Data, String> {
-    let text = pgn::read_text(path).map_err(|e| format!("{}: {e}", path.display()))?;
+    let text = crate::games::read_text(path).map_err(|e| format!("{}: {e}", path.display()))?;
     let mut data = Data {
         train: Buckets::default(),
         valid: Buckets::default(),
