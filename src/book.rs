@@ -819,7 +819,11 @@ impl BookBuilder {
     }
 
     /// Adds a game: `moves` must be legal from `start` (replay them first).
+    /// An unfinished game adds nothing.
     pub fn add_game(&mut self, start: &Position, moves: &[Move], result: GameResult) {
+        if result == GameResult::Unfinished {
+            return;
+        }
         let mut pos = start.clone();
         self.games += 1;
         for c in Color::BOTH {
@@ -885,10 +889,11 @@ impl BookBuilder {
 }
 
 fn add_result(t: &mut Tally, mover: Color, result: GameResult) {
-    match (result, mover) {
-        (GameResult::Draw, _) => t.draws += 1,
-        (GameResult::RedWin, Color::Red) | (GameResult::BlackWin, Color::Black) => t.wins += 1,
-        _ => t.losses += 1,
+    match result {
+        GameResult::Draw => t.draws += 1,
+        GameResult::Win(winner) if winner == mover => t.wins += 1,
+        GameResult::Win(_) => t.losses += 1,
+        GameResult::Unfinished => {}
     }
 }
 

@@ -13,35 +13,60 @@
 use crate::pgn;
 use crate::position::Position;
 use crate::replay::{self, Accept::AnyNotation};
-use crate::types::Move;
+use crate::types::{Color, Move};
 use std::io::{self, Read};
 use std::path::Path;
 
-/// A game's result.
+/// A game's result: the one result type of chuhe's games, read from game
+/// files and written by the arena.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum GameResult {
-    RedWin,
+    Win(Color),
     Draw,
-    BlackWin,
+    /// Stopped before the end (the match was stopped).
+    Unfinished,
 }
 
 impl GameResult {
-    /// Reads `1-0`, `0-1`, `1/2-1/2` (also `½-½`); anything else is unknown.
+    /// PGN result: `1-0` (Red won), `0-1`, `1/2-1/2`, `*`.
+    pub fn pgn(self) -> &'static str {
+        match self {
+            GameResult::Win(Color::Red) => "1-0",
+            GameResult::Win(Color::Black) => "0-1",
+            GameResult::Draw => "1/2-1/2",
+            GameResult::Unfinished => "*",
+        }
+    }
+
+    /// Reads a game file's result: `1-0`, `0-1`, `1/2-1/2` (also `½-½`);
+    /// anything else (`*` among them) is no result.
     pub fn parse(s: &str) -> Option<GameResult> {
         match s.trim() {
-            "1-0" => Some(GameResult::RedWin),
-            "0-1" => Some(GameResult::BlackWin),
+            "1-0" => Some(GameResult::Win(Color::Red)),
+            "0-1" => Some(GameResult::Win(Color::Black)),
             "1/2-1/2" | "½-½" => Some(GameResult::Draw),
             _ => None,
         }
     }
 
-    /// Red's score: 1, 1/2 or 0.
-    pub fn red_score(self) -> f32 {
+    /// Reads back [`GameResult::pgn`]'s text exactly (`*` too).
+    pub fn from_pgn(text: &str) -> Option<GameResult> {
+        [
+            GameResult::Win(Color::Red),
+            GameResult::Win(Color::Black),
+            GameResult::Draw,
+            GameResult::Unfinished,
+        ]
+        .into_iter()
+        .find(|r| r.pgn() == text)
+    }
+
+    /// Points for `side` (1, ½, 0); `None` if unfinished.
+    pub fn points(self, side: Color) -> Option<f64> {
         match self {
-            GameResult::RedWin => 1.0,
-            GameResult::Draw => 0.5,
-            GameResult::BlackWin => 0.0,
+            GameResult::Win(c) => Some(if c == side { 1.0 } else { 0.0 }),
+            GameResult::Draw => Some(0.5),
+            GameResult::Unfinished => None,
         }
     }
 }

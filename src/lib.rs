@@ -46,7 +46,7 @@
 //!
 //! **Front ends**
 //! - [`protocol`]: UCCI, UCI and CECP sessions on a byte stream; engine and what it exposes (eval, movegen, nnue, position, rules, search, skill, thread, time, tt, wdl), replay, text, tools (bench, perft).
-//! - [`arena`]: matches between engine processes: client, clocks, referee, openings, PGN and JSON records, statistics; notation, pgn, position, replay, rng, rules, text.
+//! - [`arena`]: matches between engine processes: client, clocks, referee, openings, PGN and JSON records, statistics; games, notation, pgn, position, replay, rng, rules, text.
 //! - [`tools`]: the command-line tools (perft, bench, analyse, book, judge, tune, spsa, datagen, train, wdl-fit, mates); anything above, and arena (spsa, datagen).
 //! - `main.rs`, the binary: the command line; protocol, tools, arena and the types their arguments need.
 //!

@@ -20,6 +20,7 @@
 use super::clock::{Clock, Limits};
 use super::engine::{Engine, EngineError, GoClock, GoRequest, STOP_TIMEOUT};
 use super::openings::Opening;
+use crate::games::GameResult;
 use crate::position::Position;
 use crate::replay::{self, Accept};
 use crate::rules::{self, Outcome, Reason, RuleSettings};
@@ -67,47 +68,6 @@ impl Default for RefereeSettings {
             grace_ms: 100,
             hang_timeout: Duration::from_secs(60),
             adjudication: Adjudication::default(),
-        }
-    }
-}
-
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub enum GameResult {
-    Win(Color),
-    Draw,
-    /// Stopped before the end (the match was stopped).
-    Unfinished,
-}
-
-impl GameResult {
-    /// PGN result: `1-0` (Red won), `0-1`, `1/2-1/2`, `*`.
-    pub fn pgn(self) -> &'static str {
-        match self {
-            GameResult::Win(Color::Red) => "1-0",
-            GameResult::Win(Color::Black) => "0-1",
-            GameResult::Draw => "1/2-1/2",
-            GameResult::Unfinished => "*",
-        }
-    }
-
-    /// Reads back [`GameResult::pgn`]'s text.
-    pub fn from_pgn(text: &str) -> Option<GameResult> {
-        [
-            GameResult::Win(Color::Red),
-            GameResult::Win(Color::Black),
-            GameResult::Draw,
-            GameResult::Unfinished,
-        ]
-        .into_iter()
-        .find(|r| r.pgn() == text)
-    }
-
-    /// Points for `side` (1, ½, 0); `None` if unfinished.
-    pub fn points(self, side: Color) -> Option<f64> {
-        match self {
-            GameResult::Win(c) => Some(if c == side { 1.0 } else { 0.0 }),
-            GameResult::Draw => Some(0.5),
-            GameResult::Unfinished => None,
         }
     }
 }

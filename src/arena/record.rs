@@ -183,9 +183,10 @@ pub fn write_game(out: &mut dyn Write, header: &Header, game: &GameRecord) -> io
 
 #[cfg(test)]
 mod tests {
-    use super::super::game::{GameResult, Termination};
+    use super::super::game::Termination;
     use super::super::openings::Opening;
     use super::*;
+    use crate::games::GameResult;
     use crate::rules::Reason;
 
     #[test]

@@ -527,10 +527,11 @@ impl Work {
             }
             Work::Games(games) => {
                 let game = &games[g as usize];
-                let result = game.result.map(|r| match r {
-                    GameResult::RedWin => Wdl::RedWins,
-                    GameResult::Draw => Wdl::Draw,
-                    GameResult::BlackWin => Wdl::BlackWins,
+                let result = game.result.and_then(|r| match r {
+                    GameResult::Win(Color::Red) => Some(Wdl::RedWins),
+                    GameResult::Win(Color::Black) => Some(Wdl::BlackWins),
+                    GameResult::Draw => Some(Wdl::Draw),
+                    GameResult::Unfinished => None,
                 });
                 count_game(result);
                 let Some(result) = result else {

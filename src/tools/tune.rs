@@ -145,10 +145,10 @@ impl Dataset {
     pub fn add_games(&mut self, games: &[Game], opts: &TuneOptions) -> usize {
         let mut used = 0;
         for g in games {
-            let Some(result) = g.result else {
+            let Some(red_points) = g.result.and_then(|r| r.points(Color::Red)) else {
                 continue;
             };
-            self.add_game(g.start.clone(), &g.moves, result.red_score(), opts);
+            self.add_game(g.start.clone(), &g.moves, red_points as f32, opts);
             used += 1;
             if self.len() >= opts.max_positions {
                 break;
