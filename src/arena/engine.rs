@@ -3,7 +3,7 @@
 //! A reader thread forwards each line the engine prints, stamped with the
 //! moment it arrived, through a channel; every wait on the engine has a
 //! deadline, so a silent or dead engine can never hang the match. Dropping
-//! an [`Engine`] sends `quit` and kills the process if it does not exit at
+//! an [`EngineProcess`] sends `quit` and kills the process if it does not exit at
 //! once (ElephantEye, for one, never exits on end of input).
 //!
 //! Dialects: UCCI engines get `ucci`, `setoption <name> <value>`, and clock
@@ -13,7 +13,7 @@
 //! ICCS (`h2e2`, ranks 0-9); `ranks=1` converts for UCI engines that number
 //! ranks 1-10 (Fairy-Stockfish in UCI mode).
 
-use super::clock::{Limits, TimeControl};
+use super::clock::{MatchLimits, TimeControl};
 use crate::types::{Color, Move};
 use crossbeam_channel::{Receiver, RecvTimeoutError};
 use std::fmt;
@@ -57,7 +57,7 @@ pub struct EngineSpec {
     /// UCI moves with ranks 1-10 instead of 0-9.
     pub ranks_from_one: bool,
     /// Per-engine overrides of the match limits.
-    pub limits: Limits,
+    pub limits: MatchLimits,
 }
 
 fn parse_number<T: std::str::FromStr>(key: &str, value: &str) -> Result<T, String> {
@@ -89,7 +89,7 @@ impl EngineSpec {
             hash_mb: None,
             book: false,
             ranks_from_one: false,
-            limits: Limits::default(),
+            limits: MatchLimits::default(),
         };
         for token in tokens {
             let token = token.as_ref();
@@ -359,7 +359,7 @@ pub struct GoClock {
 
 /// One `go`: the clocks (if timed) and the fixed limits.
 #[derive(Clone, Copy, Debug, Default)]
-pub struct GoRequest {
+pub struct GoCommand {
     pub side: Option<Color>,
     pub clock: Option<GoClock>,
     pub movetime_ms: Option<u64>,
@@ -367,7 +367,7 @@ pub struct GoRequest {
     pub nodes: Option<u64>,
 }
 
-pub struct Engine {
+pub struct EngineProcess {
     pub spec: EngineSpec,
     /// `id name` from the handshake, if given.
     pub id_name: Option<String>,
@@ -403,14 +403,14 @@ fn spawn_reader<R: Read + Send + 'static>(
     crate::text::spawn_line_reader("engine-output", source, usize::MAX, line, |_| {})
 }
 
-impl Engine {
+impl EngineProcess {
     /// Starts the engine, performs the handshake and sets its options.
     /// `instance` tells apart several processes of one engine in the log.
     pub fn start(
         spec: &EngineSpec,
         instance: usize,
         log: Option<Arc<TrafficLog>>,
-    ) -> Result<Engine, EngineError> {
+    ) -> Result<EngineProcess, EngineError> {
         let tag = format!("{}#{instance}", spec.name);
         let mut cmd = Command::new(&spec.cmd);
         cmd.args(&spec.args)
@@ -444,7 +444,7 @@ impl Engine {
                 "cannot start a reader thread: {e}"
             )));
         }
-        let mut engine = Engine {
+        let mut engine = EngineProcess {
             spec: spec.clone(),
             id_name: None,
             child,
@@ -625,7 +625,7 @@ impl Engine {
     }
 
     /// The `go` line in this engine's dialect.
-    pub fn go_command(&self, req: &GoRequest) -> String {
+    pub fn go_command(&self, req: &GoCommand) -> String {
         let mut go = String::from("go");
         let side = req.side.unwrap_or(Color::Red).index();
         // UCCI clock units: ms with usemillisec, else whole seconds.
@@ -674,10 +674,10 @@ impl Engine {
 
     /// Starts a search and waits for `bestmove` until `deadline` after the
     /// `go` was sent. On `Timeout` the engine is still searching: call
-    /// [`Engine::stop`].
+    /// [`EngineProcess::stop`].
     pub fn go(
         &mut self,
-        req: &GoRequest,
+        req: &GoCommand,
         allowed: Duration,
     ) -> Result<Reply, (EngineError, SearchInfo)> {
         let line = self.go_command(req);
@@ -743,7 +743,7 @@ impl Engine {
     }
 }
 
-impl Drop for Engine {
+impl Drop for EngineProcess {
     fn drop(&mut self) {
         if matches!(self.child.try_wait(), Ok(Some(_))) {
             return;

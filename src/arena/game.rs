@@ -17,8 +17,8 @@
 //! - exits or closes its output ("crash"; restarted),
 //! - resigns (`bestmove ... resign`), or is adjudicated lost by score.
 
-use super::clock::{Clock, Limits};
-use super::engine::{Engine, EngineError, GoClock, GoRequest, STOP_TIMEOUT};
+use super::clock::{GameClock, MatchLimits};
+use super::engine::{EngineError, EngineProcess, GoClock, GoCommand, STOP_TIMEOUT};
 use super::openings::Opening;
 use crate::games::GameResult;
 use crate::position::Position;
@@ -224,7 +224,7 @@ impl ScoreTrail {
     }
 }
 
-fn go_clock(clocks: &[Option<Clock>; 2]) -> Option<GoClock> {
+fn go_clock(clocks: &[Option<GameClock>; 2]) -> Option<GoClock> {
     if clocks.iter().all(Option::is_none) {
         return None;
     }
@@ -296,10 +296,10 @@ impl GameRecord {
 /// The referee's view of a game under way.
 struct Referee<'a> {
     settings: &'a RefereeSettings,
-    limits: [&'a Limits; 2],
+    limits: [&'a MatchLimits; 2],
     opening: &'a Opening,
     pos: Position,
-    clocks: [Option<Clock>; 2],
+    clocks: [Option<GameClock>; 2],
     /// The opening's moves, then the game's: what the engines are sent.
     moves: Vec<Move>,
     trail: ScoreTrail,
@@ -332,7 +332,7 @@ impl Referee<'_> {
     /// The side to move's turn: sends `engine` the game and `go`, waits for
     /// its answer, and plays the move if it came in time and is legal;
     /// else the side forfeits.
-    fn turn(&mut self, engine: &mut Engine) -> Result<MoveRecord, Ending> {
+    fn turn(&mut self, engine: &mut EngineProcess) -> Result<MoveRecord, Ending> {
         let side = self.pos.side_to_move();
         let i = side.index();
         let lim = self.limits[i];
@@ -341,7 +341,7 @@ impl Referee<'_> {
         let forfeit =
             |termination, incident, detail| Ending::forfeit(side, termination, incident, detail);
 
-        let req = GoRequest {
+        let req = GoCommand {
             side: Some(side),
             clock: self.clocks[i].as_ref().and_then(|_| go_clock(&self.clocks)),
             movetime_ms: lim.movetime_ms,
@@ -438,7 +438,7 @@ impl Referee<'_> {
             score: reply.info.score,
             depth: reply.info.depth,
             elapsed_ms,
-            clock_ms: self.clocks[i].as_ref().map(Clock::remaining_ms),
+            clock_ms: self.clocks[i].as_ref().map(GameClock::remaining_ms),
         })
     }
 }
@@ -446,8 +446,8 @@ impl Referee<'_> {
 /// Plays one game. `engines` and `limits` are indexed by colour (Red
 /// first). `stop` aborts the game between moves.
 pub fn play(
-    engines: [&mut Engine; 2],
-    limits: [&Limits; 2],
+    engines: [&mut EngineProcess; 2],
+    limits: [&MatchLimits; 2],
     opening: &Opening,
     settings: &RefereeSettings,
     stop: &AtomicBool,
@@ -490,7 +490,7 @@ pub fn play(
         limits,
         opening,
         pos,
-        clocks: limits.map(|l| l.tc.as_ref().map(Clock::new)),
+        clocks: limits.map(|l| l.tc.as_ref().map(GameClock::new)),
         moves: opening.moves.clone(),
         trail: ScoreTrail([Vec::new(), Vec::new()]),
     };

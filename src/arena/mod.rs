@@ -40,9 +40,9 @@ pub mod openings;
 pub mod record;
 pub mod stats;
 
-use clock::Limits;
+use clock::MatchLimits;
 use crossbeam_channel::{Receiver, Sender};
-use engine::{Engine, EngineSpec, TrafficLog};
+use engine::{EngineProcess, EngineSpec, TrafficLog};
 use game::{GameRecord, Incident, RefereeSettings};
 use openings::{Opening, Order};
 use stats::{EloEstimate, Hypothesis, Penta, Sprt, Wdl};
@@ -62,7 +62,7 @@ use crate::types::Color;
 pub struct MatchConfig {
     pub engines: Vec<EngineSpec>,
     /// Limits for every engine (each engine's own settings override).
-    pub limits: Limits,
+    pub limits: MatchLimits,
     /// Games per pairing.
     pub games: u32,
     pub concurrency: usize,
@@ -166,14 +166,14 @@ enum Message {
 /// What a worker shares with the others.
 struct Shared {
     config: MatchConfig,
-    limits: Vec<Limits>,
+    limits: Vec<MatchLimits>,
     log: Option<Arc<TrafficLog>>,
     stop: AtomicBool,
 }
 
 fn worker(id: usize, shared: Arc<Shared>, tasks: Receiver<Task>, results: Sender<Message>) {
     let n = shared.config.engines.len();
-    let mut engines: Vec<Option<Engine>> = (0..n).map(|_| None).collect();
+    let mut engines: Vec<Option<EngineProcess>> = (0..n).map(|_| None).collect();
     let mut starts = 0;
     while let Ok(task) = tasks.recv() {
         if shared.stop.load(Ordering::Relaxed) {
@@ -183,7 +183,7 @@ fn worker(id: usize, shared: Arc<Shared>, tasks: Receiver<Task>, results: Sender
             if engines[idx].is_none() {
                 starts += 1;
                 let spec = &shared.config.engines[idx];
-                match Engine::start(spec, id * 1000 + starts, shared.log.clone()) {
+                match EngineProcess::start(spec, id * 1000 + starts, shared.log.clone()) {
                     Ok(e) => engines[idx] = Some(e),
                     Err(e) => {
                         let _ = results.send(Message::Fatal(format!("{}: {e}", spec.name)));
@@ -521,7 +521,7 @@ struct Outputs {
 }
 
 impl Outputs {
-    fn open(config: &MatchConfig, limits: &[Limits]) -> Result<Outputs, String> {
+    fn open(config: &MatchConfig, limits: &[MatchLimits]) -> Result<Outputs, String> {
         Ok(Outputs {
             pgn: open_append(config.pgn.as_ref())?,
             json: open_append(config.json.as_ref())?,
@@ -530,7 +530,7 @@ impl Outputs {
             shard: config.shard,
             date: record::today(),
             names: config.engines.iter().map(|e| e.name.clone()).collect(),
-            time_controls: limits.iter().map(Limits::pgn_time_control).collect(),
+            time_controls: limits.iter().map(MatchLimits::pgn_time_control).collect(),
         })
     }
 
@@ -572,9 +572,9 @@ impl Outputs {
 }
 
 /// The line that opens a match on stderr.
-fn match_line(config: &MatchConfig, limits: &[Limits], games: usize) -> String {
+fn match_line(config: &MatchConfig, limits: &[MatchLimits], games: usize) -> String {
     let names: Vec<&str> = config.engines.iter().map(|e| e.name.as_str()).collect();
-    let described: Vec<String> = limits.iter().map(Limits::describe).collect();
+    let described: Vec<String> = limits.iter().map(MatchLimits::describe).collect();
     let (k, n) = config.shard;
     format!(
         "Match: {} ({} games per pairing{}, {}), openings {} ({} lines, {} order, seed {}), concurrency {}",
@@ -610,7 +610,7 @@ pub fn run(config: MatchConfig) -> Result<MatchSummary, String> {
         None => None,
     };
     let tasks = plan(&config);
-    let limits: Vec<Limits> = config
+    let limits: Vec<MatchLimits> = config
         .engines
         .iter()
         .map(|e| config.limits.overridden_by(&e.limits))
