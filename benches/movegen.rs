@@ -19,11 +19,11 @@ fn bench_perft(c: &mut Criterion) {
     g.sample_size(10);
     g.bench_function("startpos perft 4 (bulk)", |b| {
         let mut pos = Position::startpos();
-        b.iter(|| black_box(perft(&mut pos, 4)))
+        b.iter(|| black_box(perft(&mut pos, 4)));
     });
     g.bench_function("startpos perft 3 (make/unmake every leaf)", |b| {
         let mut pos = Position::startpos();
-        b.iter(|| black_box(perft_full(&mut pos, 3)))
+        b.iter(|| black_box(perft_full(&mut pos, 3)));
     });
     g.finish();
 }
@@ -40,7 +40,7 @@ fn bench_generate(c: &mut Criterion) {
                 n += movegen::legal_moves(black_box(p)).len();
             }
             n
-        })
+        });
     });
     c.bench_function("make+unmake all legal moves, 5 positions", |b| {
         let mut positions = positions.clone();
@@ -51,7 +51,7 @@ fn bench_generate(c: &mut Criterion) {
                     p.unmake_move();
                 }
             }
-        })
+        });
     });
 }
 

@@ -4,6 +4,7 @@
 
 use chuhe::movegen;
 use chuhe::position::Position;
+use chuhe::rng::XorShift;
 use chuhe::rules;
 use chuhe::types::Move;
 use criterion::{Criterion, criterion_group, criterion_main};
@@ -13,17 +14,14 @@ use std::hint::black_box;
 fn quiet_game(plies: usize) -> Position {
     let mut pos = Position::startpos();
     let mut seen = vec![pos.key()];
-    let mut seed = 0x9e37_79b9_7f4a_7c15u64;
+    let mut rng = XorShift(0x9e37_79b9_7f4a_7c15);
     while pos.ply_from_root() < plies {
         let quiet: Vec<Move> = movegen::legal_moves(&pos)
             .iter()
             .copied()
             .filter(|m| pos.piece_on(m.to()).is_none())
             .collect();
-        seed ^= seed << 13;
-        seed ^= seed >> 7;
-        seed ^= seed << 17;
-        let start = (seed % quiet.len() as u64) as usize;
+        let start = rng.below(quiet.len());
         let made = (0..quiet.len()).any(|k| {
             pos.make_move(quiet[(start + k) % quiet.len()]);
             if seen.contains(&pos.key()) || pos.in_check() {
@@ -53,14 +51,14 @@ fn bench_repetition(c: &mut Criterion) {
         let mut pos = quiet_game(plies);
         assert!(rules::repetition_verdict(&mut pos).is_none());
         g.bench_function(format!("no repetition, {plies} reversible plies"), |b| {
-            b.iter(|| rules::repetition_verdict(black_box(&mut pos)))
+            b.iter(|| rules::repetition_verdict(black_box(&mut pos)));
         });
     }
     // Full armies, both sides shuffling a piece out and back.
     let mut pos = play(chuhe::position::START_FEN, "h2e2 h9g7 e2h2 g7h9");
     assert!(rules::repetition_verdict(&mut pos).is_some());
     g.bench_function("4-ply cycle, start position", |b| {
-        b.iter(|| rules::repetition_verdict(black_box(&mut pos)))
+        b.iter(|| rules::repetition_verdict(black_box(&mut pos)));
     });
     // A perpetual chase with few pieces.
     let mut pos = play(
@@ -69,7 +67,7 @@ fn bench_repetition(c: &mut Criterion) {
     );
     assert!(rules::repetition_verdict(&mut pos).is_some());
     g.bench_function("4-ply cycle, chariot chasing a horse", |b| {
-        b.iter(|| rules::repetition_verdict(black_box(&mut pos)))
+        b.iter(|| rules::repetition_verdict(black_box(&mut pos)));
     });
     g.finish();
 }
@@ -78,7 +76,7 @@ fn bench_move_limit(c: &mut Criterion) {
     let settings = rules::RuleSettings::default();
     let pos = quiet_game(100);
     c.bench_function("move_limit_reached, 100 plies (below the limit)", |b| {
-        b.iter(|| rules::move_limit_reached(black_box(&pos), &settings))
+        b.iter(|| rules::move_limit_reached(black_box(&pos), &settings));
     });
 }
 

@@ -23,7 +23,7 @@ fn bench_eval(c: &mut Criterion) {
                 .iter()
                 .map(|p| eval::evaluate(black_box(p)))
                 .sum::<i32>()
-        })
+        });
     });
 }
 
@@ -49,7 +49,7 @@ fn bench_search(c: &mut Criterion) {
                 let job = pool.start(job);
                 pool.wait();
                 job.total_nodes()
-            })
+            });
         });
     }
     g.finish();

@@ -25,31 +25,4 @@ Example: scripts/match.sh -t 10+0.1 -g 200 ./target/release/chuhe eleeye=/opt/el
 USAGE
 }
 
-tc=10+0.1 games=100 conc=1 pgn="match-$(date +%Y%m%d-%H%M%S).pgn" hash=16
-engines=() extra=()
-while [ $# -gt 0 ]; do
-    case "$1" in
-    -t | --tc) tc=$2; shift 2 ;;
-    -g | --games) games=$2; shift 2 ;;
-    -c | --concurrency) conc=$2; shift 2 ;;
-    -o | --pgn) pgn=$2; shift 2 ;;
-    -H | --hash) hash=$2; shift 2 ;;
-    -h | --help) usage; exit 0 ;;
-    --) shift; extra=("$@"); break ;;
-    -*) echo "unknown option $1 (see --help)" >&2; exit 2 ;;
-    *) engines+=("$1"); shift ;;
-    esac
-done
-if [ ${#engines[@]} -ne 2 ]; then
-    usage >&2
-    exit 2
-fi
-find_chuhe
-args=(match)
-for e in "${engines[@]}"; do
-    engine_tokens "$e"
-    args+=(--engine "${TOKENS[@]}")
-done
-args+=(--each "hash=$hash" --tc "$tc" --games "$games" --concurrency "$conc" --pgn "$pgn")
-echo "+ $CHUHE ${args[*]} ${extra[*]:-}" >&2
-exec "$CHUHE" "${args[@]}" "${extra[@]}"
+run_match match pair "$@"

@@ -621,13 +621,10 @@ mod tests {
     #[test]
     fn horse_attackers_invert_horse_moves() {
         for occ_seed in 0..50u64 {
-            let mut x = occ_seed.wrapping_mul(0x9e37_79b9_7f4a_7c15) | 1;
+            let mut rng = crate::rng::XorShift(occ_seed.wrapping_mul(0x9e37_79b9_7f4a_7c15) | 1);
             let mut occ = Bitboard::EMPTY;
             for s in Square::all() {
-                x ^= x << 13;
-                x ^= x >> 7;
-                x ^= x << 17;
-                if x % 3 == 0 {
+                if rng.next_u64().is_multiple_of(3) {
                     occ = occ.with(s);
                 }
             }

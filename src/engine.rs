@@ -16,6 +16,7 @@ pub use crate::book::Randomness;
 use crate::movegen;
 use crate::nnue::{self, Network};
 use crate::position::Position;
+use crate::replay::is_legal_move;
 use crate::rules::RuleSettings;
 use crate::search::{Character, Level, Reporter, SearchJob, Style};
 use crate::skill::{self, Skill};
@@ -583,13 +584,13 @@ impl Engine {
     /// A move to ponder on after `best` when the search's line ended early:
     /// the table's move in the position after `best`, if it is legal there.
     pub fn ponder_guess(&self, root: &Position, best: Move) -> Option<Move> {
-        if !root.is_pseudo_legal(best) || !root.is_legal(best) {
+        if !is_legal_move(root, best) {
             return None;
         }
         let mut pos = root.clone();
         pos.make_move(best);
         let hit = self.probe(&pos)?;
-        (hit.mv.is_some() && pos.is_pseudo_legal(hit.mv) && pos.is_legal(hit.mv)).then_some(hit.mv)
+        is_legal_move(&pos, hit.mv).then_some(hit.mv)
     }
 }
 
@@ -631,12 +632,8 @@ fn fresh_seed() -> u64 {
         .duration_since(std::time::UNIX_EPOCH)
         .map(|d| d.as_nanos() as u64)
         .unwrap_or(0);
-    let mut x = nanos ^ ((std::process::id() as u64) << 32);
-    // splitmix64 finaliser: spreads the bits of the clock.
-    x = x.wrapping_add(0x9e37_79b9_7f4a_7c15);
-    x = (x ^ (x >> 30)).wrapping_mul(0xbf58_476d_1ce4_e5b9);
-    x = (x ^ (x >> 27)).wrapping_mul(0x94d0_49bb_1331_11eb);
-    x ^ (x >> 31)
+    // One SplitMix64 step spreads the bits of the clock.
+    crate::rng::splitmix(nanos ^ ((std::process::id() as u64) << 32)).1
 }
 
 #[cfg(test)]

@@ -80,8 +80,11 @@ pub const SCALE_NORMAL: i32 = 64;
 /// King-danger table size (attack units are capped here).
 pub const DANGER_UNITS: usize = 16;
 
-/// All evaluation weights. Only `Pair`s, so the tuner can see the struct as
-/// one flat array (`Params::as_slice`).
+/// All evaluation weights, named for the evaluation. The tuner sees them as
+/// one flat list of `Pair`s in declaration order ([`Params::to_flat`],
+/// [`Params::set_flat`]), walked field by field (no pointer cast);
+/// `repr(C)` keeps the memory order the declaration order, which
+/// [`Params::index_of`] relies on.
 #[repr(C)]
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct Params {
@@ -121,16 +124,57 @@ const ATTACK_UNITS: [usize; 7] = [0, 0, 0, 2, 3, 2, 1];
 impl Params {
     pub const LEN: usize = std::mem::size_of::<Params>() / std::mem::size_of::<Pair>();
 
-    /// The weights as one flat array, in declaration order.
-    pub fn as_slice(&self) -> &[Pair] {
-        // SAFETY: Params is repr(C) and made only of Pair (repr(C), two
-        // i32), so it has Pair's alignment, no padding, and LEN elements.
-        unsafe { std::slice::from_raw_parts(self as *const Params as *const Pair, Self::LEN) }
+    /// Each field as a run of pairs, in declaration order (as `FIELDS`).
+    fn runs(&self) -> [&[Pair]; 14] {
+        [
+            &self.material,
+            self.pst.as_flattened().as_flattened(),
+            &self.chariot_mobility,
+            &self.horse_mobility,
+            &self.cannon_mobility,
+            self.shelter.as_flattened(),
+            &self.king_attack,
+            self.cannon_aim.as_flattened(),
+            self.chariot_aim.as_flattened(),
+            &self.pinned,
+            std::slice::from_ref(&self.linked_pawns),
+            std::slice::from_ref(&self.linked_advisors),
+            std::slice::from_ref(&self.linked_elephants),
+            std::slice::from_ref(&self.tempo),
+        ]
     }
 
-    pub fn as_mut_slice(&mut self) -> &mut [Pair] {
-        // SAFETY: as in `as_slice`; the borrow is exclusive.
-        unsafe { std::slice::from_raw_parts_mut(self as *mut Params as *mut Pair, Self::LEN) }
+    /// `runs`, to write.
+    fn runs_mut(&mut self) -> [&mut [Pair]; 14] {
+        [
+            &mut self.material,
+            self.pst.as_flattened_mut().as_flattened_mut(),
+            &mut self.chariot_mobility,
+            &mut self.horse_mobility,
+            &mut self.cannon_mobility,
+            self.shelter.as_flattened_mut(),
+            &mut self.king_attack,
+            self.cannon_aim.as_flattened_mut(),
+            self.chariot_aim.as_flattened_mut(),
+            &mut self.pinned,
+            std::slice::from_mut(&mut self.linked_pawns),
+            std::slice::from_mut(&mut self.linked_advisors),
+            std::slice::from_mut(&mut self.linked_elephants),
+            std::slice::from_mut(&mut self.tempo),
+        ]
+    }
+
+    /// The weights as one flat list (`LEN` pairs), in declaration order.
+    pub fn to_flat(&self) -> Vec<Pair> {
+        self.runs().concat()
+    }
+
+    /// Sets the weights from a flat list in `to_flat`'s order.
+    pub fn set_flat(&mut self, flat: &[Pair]) {
+        assert_eq!(flat.len(), Self::LEN, "a flat list of every weight");
+        for (dst, src) in self.runs_mut().into_iter().flatten().zip(flat) {
+            *dst = *src;
+        }
     }
 
     /// Index of `field` (a reference into `self`) in the flat array.
@@ -514,7 +558,7 @@ pub fn describe(pos: &Position) -> String {
     }
     let mut t = Sum(Vec::new());
     let (red, ph, scale) = evaluate_red(pos, &PARAMS, &mut t);
-    let flat = PARAMS.as_slice();
+    let flat = PARAMS.to_flat();
     let mut groups: Vec<(String, Pair)> = Vec::new();
     for (i, n) in t.0 {
         let name = Params::name_of(i);
@@ -576,7 +620,7 @@ mod tests {
         .unwrap();
         let mut rec = Rec(Vec::new());
         let total = terms(&pos, &PARAMS, Level::Large, &mut rec);
-        let flat = PARAMS.as_slice();
+        let flat = PARAMS.to_flat();
         let mut sum = Pair(0, 0);
         for (i, n) in rec.0 {
             sum += flat[i] * n;
@@ -618,6 +662,23 @@ mod tests {
         assert_eq!(p.index_of(&p.tempo), Params::LEN - 1);
         assert_eq!(Params::name_of(Params::LEN - 1), "tempo[0]");
         assert_eq!(Params::name_of(8), "pst[1]");
+        // The flat list walks the fields in memory order, each as FIELDS
+        // says, so index_of and to_flat agree on every weight.
+        for (run, (name, dims)) in p.runs().iter().zip(FIELDS) {
+            assert_eq!(run.len(), dims.iter().product::<usize>(), "{name}");
+        }
+        let flat = p.to_flat();
+        assert_eq!(flat.len(), Params::LEN);
+        for (i, w) in p.runs().into_iter().flatten().enumerate() {
+            assert_eq!(p.index_of(w), i);
+            assert_eq!(flat[i], *w);
+        }
+        let mut q = Params {
+            tempo: Pair(1, 2),
+            ..PARAMS
+        };
+        q.set_flat(&flat);
+        assert_eq!(&q, p);
     }
 
     #[test]

@@ -2,6 +2,7 @@
 //! UCI on stdin/stdout); subcommands run the tools.
 
 use chuhe::position::Position;
+use chuhe::replay::{self, Accept};
 use chuhe::rules::{MoveClass, RuleSettings};
 use chuhe::thread::MAX_THREADS;
 use chuhe::time::Limits;
@@ -393,12 +394,9 @@ fn position_from(fen: Option<&str>) -> Result<Position, String> {
 
 /// Plays ICCS moves on `pos`, naming the first one that is not legal.
 fn apply_moves(mut pos: Position, moves: Option<&str>) -> Result<Position, String> {
-    for (i, text) in moves.unwrap_or("").split_whitespace().enumerate() {
-        let m = Move::parse(text)
-            .filter(|&m| pos.is_pseudo_legal(m) && pos.is_legal(m))
-            .ok_or_else(|| format!("move {} ({text}) is not legal", i + 1))?;
-        pos.make_move(m);
-    }
+    let texts = moves.unwrap_or("").split_whitespace();
+    replay::replay(&mut pos, texts, Accept::Iccs)
+        .map_err(|e| format!("move {} ({}) is not legal", e.index, e.text))?;
     Ok(pos)
 }
 

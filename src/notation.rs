@@ -109,15 +109,9 @@ impl fmt::Display for NotationError {
 
 impl std::error::Error for NotationError {}
 
-/// Error messages quote at most this many characters of the input.
-const QUOTE_LIMIT: usize = 40;
-
+/// What an error message keeps of the input.
 fn quote(text: &str) -> String {
-    let mut s: String = text.chars().take(QUOTE_LIMIT).collect();
-    if text.chars().count() > QUOTE_LIMIT {
-        s.push('…');
-    }
-    s
+    crate::text::clip(text, "…")
 }
 
 fn malformed(text: &str, reason: &str) -> NotationError {

@@ -6,12 +6,10 @@
 //! strict about moves: replaying a game stops at the first move that is
 //! malformed, illegal or ambiguous, and says which.
 
-use crate::notation::{self, NotationError};
 use crate::position::{FenError, Position};
+use crate::replay::{self, Accept, BadMove};
 use crate::types::Move;
 use std::fmt;
-use std::io::{self, Read};
-use std::path::Path;
 
 /// One game as written: its tags and its movetext tokens (moves only).
 #[derive(Clone, Debug, Default, PartialEq, Eq)]
@@ -29,7 +27,7 @@ pub enum PgnError {
     Move {
         /// 1-based ply number.
         ply: usize,
-        error: NotationError,
+        error: BadMove,
     },
 }
 
@@ -70,41 +68,14 @@ impl PgnGame {
     /// position (with the game as its history) and the moves.
     pub fn replay(&self) -> Result<(Position, Vec<Move>), PgnError> {
         let mut pos = self.start_position()?;
-        let mut moves = Vec::with_capacity(self.moves.len());
-        for (i, text) in self.moves.iter().enumerate() {
-            let m = notation::parse_move(&pos, text)
-                .map_err(|error| PgnError::Move { ply: i + 1, error })?;
-            pos.make_move(m);
-            moves.push(m);
-        }
+        let texts = self.moves.iter().map(String::as_str);
+        let moves =
+            replay::replay(&mut pos, texts, Accept::AnyNotation).map_err(|e| PgnError::Move {
+                ply: e.index,
+                error: e.reason,
+            })?;
         Ok((pos, moves))
     }
-}
-
-/// The magic bytes that open an xz stream.
-const XZ_MAGIC: [u8; 6] = [0xfd, b'7', b'z', b'X', b'Z', 0];
-
-/// Reads a UTF-8 text file, decompressing it first when it is an xz
-/// stream (told by its magic bytes, not its name).
-pub fn read_text(path: &Path) -> io::Result<String> {
-    let mut raw = Vec::new();
-    std::fs::File::open(path)?.read_to_end(&mut raw)?;
-    if raw.starts_with(&XZ_MAGIC) {
-        let mut out = Vec::with_capacity(raw.len() * 8);
-        lzma_rs::xz_decompress(&mut io::BufReader::new(&raw[..]), &mut out).map_err(|e| {
-            io::Error::new(
-                io::ErrorKind::InvalidData,
-                format!("{}: bad xz data: {e}", path.display()),
-            )
-        })?;
-        raw = out;
-    }
-    String::from_utf8(raw).map_err(|_| {
-        io::Error::new(
-            io::ErrorKind::InvalidData,
-            format!("{}: not UTF-8 text", path.display()),
-        )
-    })
 }
 
 const RESULTS: [&str; 4] = ["1-0", "0-1", "1/2-1/2", "*"];

@@ -319,8 +319,8 @@ impl Position {
         }
         pos.side = match fields.next() {
             None => return Err(FenError::MissingSide),
-            Some("w") | Some("r") | Some("W") | Some("R") => Color::Red,
-            Some("b") | Some("B") => Color::Black,
+            Some("w" | "r" | "W" | "R") => Color::Red,
+            Some("b" | "B") => Color::Black,
             Some(s) => return Err(FenError::BadSide(s.chars().take(16).collect())),
         };
         // Fields 3 and 4 are placeholders ("- -") in xiangqi FEN.
@@ -372,7 +372,7 @@ impl Position {
     }
 
     pub fn to_fen(&self) -> String {
-        let s = board_fen(&self.board);
+        let s = placement_fen(&self.board);
         let side = if self.side == Color::Red { 'w' } else { 'b' };
         format!(
             "{s} {side} - - {} {}",
@@ -874,6 +874,35 @@ const SEE_ORDER: [PieceKind; 7] = [
     PieceKind::King,
 ];
 
+/// The piece-placement field of FEN for `board` (indexed by
+/// `Square::index`): ranks 9 to 0, `/` between them, digits for runs of
+/// empty points.
+pub fn placement_fen(board: &[Piece; 90]) -> String {
+    let mut s = String::with_capacity(96);
+    for rank in (0..10).rev() {
+        let mut empty = 0;
+        for file in 0..9 {
+            let p = board[Square::new(file, rank).index()];
+            if p.is_none() {
+                empty += 1;
+            } else {
+                if empty > 0 {
+                    s.push(char::from(b'0' + empty));
+                    empty = 0;
+                }
+                s.push(p.letter());
+            }
+        }
+        if empty > 0 {
+            s.push(char::from(b'0' + empty));
+        }
+        if rank > 0 {
+            s.push('/');
+        }
+    }
+    s
+}
+
 /// Exchange values for SEE and capture ordering (not evaluation weights: the
 /// evaluation's own values live in `eval.rs`).
 #[inline(always)]
@@ -925,31 +954,4 @@ impl fmt::Debug for Position {
     fn fmt(&self, f: &mut fmt::Formatter) -> fmt::Result {
         write!(f, "Position({})", self.to_fen())
     }
-}
-
-/// The piece-placement field of a FEN for a board indexed by square.
-pub fn board_fen(board: &[Piece; 90]) -> String {
-    let mut s = String::with_capacity(96);
-    for rank in (0..10).rev() {
-        let mut empty = 0u8;
-        for file in 0..9 {
-            let p = board[Square::new(file, rank).index()];
-            if p.is_none() {
-                empty += 1;
-            } else {
-                if empty > 0 {
-                    s.push(char::from(b'0' + empty));
-                    empty = 0;
-                }
-                s.push(p.letter());
-            }
-        }
-        if empty > 0 {
-            s.push(char::from(b'0' + empty));
-        }
-        if rank > 0 {
-            s.push('/');
-        }
-    }
-    s
 }

@@ -596,8 +596,8 @@ mod tests {
 
     fn classify(fen: &str, text: &str) -> MoveClass {
         let mut pos = Position::from_fen(fen).unwrap_or_else(|e| panic!("{fen}: {e}"));
-        let m = Move::parse(text).unwrap();
-        assert!(pos.is_pseudo_legal(m) && pos.is_legal(m), "{text} in {fen}");
+        let m = crate::replay::read_move(&pos, text, crate::replay::Accept::Iccs)
+            .unwrap_or_else(|e| panic!("{text} in {fen}: {e}"));
         pos.make_move(m);
         let key = pos.key();
         let class = classify_last_move(&mut pos);

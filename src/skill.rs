@@ -20,6 +20,7 @@
 //! sits between the search and the host, hiding the extra lines and
 //! replacing the best move when the choice says so.
 
+use crate::rng::SplitMix;
 use crate::search::{IterationInfo, Report, Reporter};
 use crate::types::*;
 use std::sync::{Arc, Mutex};
@@ -178,24 +179,6 @@ pub fn elo_for_level(level: f64) -> i32 {
         }
     }
     MAX_ELO
-}
-
-/// A small generator for the choice (no crate; reproducible from a seed).
-struct SplitMix(u64);
-
-impl SplitMix {
-    fn next(&mut self) -> u64 {
-        self.0 = self.0.wrapping_add(0x9e37_79b9_7f4a_7c15);
-        let mut z = self.0;
-        z = (z ^ (z >> 30)).wrapping_mul(0xbf58_476d_1ce4_e5b9);
-        z = (z ^ (z >> 27)).wrapping_mul(0x94d0_49bb_1331_11eb);
-        z ^ (z >> 31)
-    }
-
-    /// Uniform in `[0, 1)`.
-    fn unit(&mut self) -> f64 {
-        (self.next() >> 11) as f64 / (1u64 << 53) as f64
-    }
 }
 
 /// What the filter has seen of the running search.

@@ -1,17 +1,8 @@
 //! Zobrist hashing keys, drawn from a fixed-seed generator so that keys (and
 //! therefore the bench signature and book keys) are identical on every build.
 
+use crate::rng::splitmix;
 use crate::types::{Piece, Square};
-
-/// SplitMix64: tiny, fast, and good enough for hashing keys. Returns the
-/// next state and the output.
-pub const fn splitmix(state: u64) -> (u64, u64) {
-    let s = state.wrapping_add(0x9e37_79b9_7f4a_7c15);
-    let mut z = s;
-    z = (z ^ (z >> 30)).wrapping_mul(0xbf58_476d_1ce4_e5b9);
-    z = (z ^ (z >> 27)).wrapping_mul(0x94d0_49bb_1331_11eb);
-    (s, z ^ (z >> 31))
-}
 
 /// One key per (piece, square) and one for Black to move.
 pub struct KeySet {

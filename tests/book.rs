@@ -3,16 +3,17 @@
 //! book sets, the embedded book, and, when the data is present, the real
 //! master games and ElephantEye's BOOK.DAT.
 
-use chuhe::book::{
-    self, Book, BookBuilder, BookMove, BookSet, BuildRule, GameResult, Randomness, Record,
-};
+mod shared_data;
+
+use chuhe::book::{self, Book, BookBuilder, BookMove, BookSet, BuildRule, Randomness, Record};
+use chuhe::games::GameResult;
 use chuhe::movegen;
 use chuhe::position::Position;
 use chuhe::tools::book::build_book;
 use chuhe::types::*;
+use shared_data::shared_file as data_file;
 use std::borrow::Cow;
 use std::collections::HashSet;
-use std::path::PathBuf;
 
 fn mv(s: &str) -> Move {
     Move::parse(s).unwrap()
@@ -283,22 +284,7 @@ fn embedded_book_is_usable() {
 }
 
 // ---------------------------------------------------------------------------
-// Real data (skipped when absent)
-
-fn data_dir() -> Option<PathBuf> {
-    let root = PathBuf::from(env!("CARGO_MANIFEST_DIR"));
-    [root.join("../shared/data"), root.join("../../shared/data")]
-        .into_iter()
-        .find(|d| d.is_dir())
-}
-
-fn data_file(name: &str) -> Option<PathBuf> {
-    let found = data_dir().map(|d| d.join(name)).filter(|f| f.is_file());
-    if found.is_none() {
-        println!("SKIPPED: {name} not found in ../shared/data");
-    }
-    found
-}
+// Real data (skipped when absent, unless CHUHE_REQUIRE_DATA=1)
 
 #[test]
 fn committed_book_is_rebuilt_exactly_from_the_master_games() {
@@ -352,7 +338,7 @@ fn embedded_book_covers_master_first_moves() {
         return;
     };
     let set = BookSet::embedded();
-    let games = chuhe::tools::book::read_games(&tsv, 1).unwrap();
+    let games = chuhe::games::read_games(&tsv, 1).unwrap();
     let start = Position::startpos();
     let book_moves = set.probe(&start);
     let covered = games

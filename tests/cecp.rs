@@ -7,6 +7,7 @@
 mod common;
 
 use chuhe::position::Position;
+use chuhe::replay::{self, Accept};
 use chuhe::types::Move;
 use common::*;
 use std::time::{Duration, Instant};
@@ -58,16 +59,11 @@ fn engine_move(e: &mut Engine, pos: &Position) -> (Move, Vec<String>) {
 
 /// The move of a `move <m>` line, checked legal in `pos`.
 fn engine_move_line(pos: &Position, line: &str) -> Move {
-    let m = line
+    let word = line
         .strip_prefix("move ")
-        .and_then(Move::parse)
         .unwrap_or_else(|| panic!("not a move line: {line:?}"));
-    assert!(
-        pos.is_pseudo_legal(m) && pos.is_legal(m),
-        "{line} is not legal in {}",
-        pos.to_fen()
-    );
-    m
+    replay::read_move(pos, word, Accept::Iccs)
+        .unwrap_or_else(|e| panic!("{line} in {}: {e}", pos.to_fen()))
 }
 
 fn is_thinking(l: &str) -> bool {

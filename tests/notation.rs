@@ -5,6 +5,7 @@
 use chuhe::movegen;
 use chuhe::notation::{NotationError, Script, parse_move, to_chinese, to_wxf};
 use chuhe::position::Position;
+use chuhe::rng::XorShift as Rng;
 use chuhe::types::*;
 
 fn pos(fen: &str) -> Position {
@@ -248,19 +249,6 @@ fn junk_never_panics() {
             .map(|_| alphabet[rng.below(alphabet.len())])
             .collect();
         let _ = parse_move(&p, &s);
-    }
-}
-
-struct Rng(u64);
-impl Rng {
-    fn next(&mut self) -> u64 {
-        self.0 ^= self.0 << 13;
-        self.0 ^= self.0 >> 7;
-        self.0 ^= self.0 << 17;
-        self.0
-    }
-    fn below(&mut self, n: usize) -> usize {
-        (self.next() % n as u64) as usize
     }
 }
 

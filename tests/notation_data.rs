@@ -1,20 +1,15 @@
 //! The Chinese move parser against real game records: every move of the
 //! CCPD master games (PGN, traditional characters) must name the same move
 //! as the ICCS coordinates of the same games (TSV). Skips itself when the
-//! data is absent (it is not part of the repository).
+//! data is absent (it is not part of the repository), unless
+//! CHUHE_REQUIRE_DATA=1 (see `shared_data`).
+
+mod shared_data;
 
 use chuhe::notation::{self, Script};
 use chuhe::pgn;
 use chuhe::position::Position;
 use chuhe::types::Move;
-use std::path::PathBuf;
-
-fn data_dir() -> Option<PathBuf> {
-    let root = PathBuf::from(env!("CARGO_MANIFEST_DIR"));
-    [root.join("../shared/data"), root.join("../../shared/data")]
-        .into_iter()
-        .find(|d| d.join("ccpd-games.pgn.xz").is_file() && d.join("ccpd-iccs.tsv.xz").is_file())
-}
 
 /// The PGN's tags as the TSV writes them (trimmed, tabs as spaces).
 fn tsv_field(s: &str) -> String {
@@ -23,12 +18,14 @@ fn tsv_field(s: &str) -> String {
 
 #[test]
 fn chinese_moves_agree_with_coordinates() {
-    let Some(dir) = data_dir() else {
-        println!("SKIPPED: CCPD data not found beside the crate (../shared/data)");
+    let (Some(pgn_file), Some(tsv_file)) = (
+        shared_data::shared_file("ccpd-games.pgn.xz"),
+        shared_data::shared_file("ccpd-iccs.tsv.xz"),
+    ) else {
         return;
     };
-    let pgn_text = pgn::read_text(&dir.join("ccpd-games.pgn.xz")).expect("read PGN");
-    let tsv_text = pgn::read_text(&dir.join("ccpd-iccs.tsv.xz")).expect("read TSV");
+    let pgn_text = chuhe::games::read_text(&pgn_file).expect("read PGN");
+    let tsv_text = chuhe::games::read_text(&tsv_file).expect("read TSV");
     let games = pgn::parse_games(&pgn_text);
     let lines: Vec<&str> = tsv_text.lines().collect();
     // The README: the TSV lacks exactly one game of the PGN.

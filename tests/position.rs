@@ -7,19 +7,7 @@ use chuhe::movegen::{self, GenKind, MoveList};
 use chuhe::position::{FenError, Position, START_FEN};
 use chuhe::types::*;
 
-/// Small deterministic generator for the playouts.
-struct Rng(u64);
-impl Rng {
-    fn next(&mut self) -> u64 {
-        self.0 ^= self.0 << 13;
-        self.0 ^= self.0 >> 7;
-        self.0 ^= self.0 << 17;
-        self.0
-    }
-    fn below(&mut self, n: usize) -> usize {
-        (self.next() % n as u64) as usize
-    }
-}
+use chuhe::rng::XorShift as Rng;
 
 const FENS: &[&str] = &[
     START_FEN,

@@ -10,6 +10,7 @@
 
 use chuhe::movegen;
 use chuhe::position::Position;
+use chuhe::rng::XorShift;
 use chuhe::rules::{self, MoveClass, Outcome, Reason, RepetitionVerdict, RuleSettings};
 use chuhe::tools::judge::judge_game;
 use chuhe::types::*;
@@ -1016,7 +1017,7 @@ fn repetition_scans_stop_at_null_moves_and_captures() {
 fn quiet_game(plies: usize) -> Position {
     let mut pos = Position::startpos();
     let mut seen = vec![pos.key()];
-    let mut seed = 0x9e37_79b9_7f4a_7c15u64;
+    let mut rng = XorShift(0x9e37_79b9_7f4a_7c15);
     while pos.ply_from_root() < plies {
         let list = movegen::legal_moves(&pos);
         let quiet: Vec<Move> = list
@@ -1025,10 +1026,7 @@ fn quiet_game(plies: usize) -> Position {
             .filter(|m| pos.piece_on(m.to()).is_none())
             .collect();
         assert!(!quiet.is_empty());
-        seed ^= seed << 13;
-        seed ^= seed >> 7;
-        seed ^= seed << 17;
-        let start = (seed % quiet.len() as u64) as usize;
+        let start = rng.below(quiet.len());
         let mut made = false;
         for k in 0..quiet.len() {
             let m = quiet[(start + k) % quiet.len()];

@@ -4,6 +4,7 @@
 
 use chuhe::movegen;
 use chuhe::position::Position;
+use chuhe::rng::XorShift;
 use chuhe::search::{Character, Report, SearchJob, Style};
 use chuhe::thread::ThreadPool;
 use chuhe::time::Limits;
@@ -257,12 +258,10 @@ fn tt_entries_never_mix_under_concurrency() {
         .map(|t| {
             let tt = tt.clone();
             std::thread::spawn(move || {
-                let mut x = 0x1234_5678_u64 + t;
+                let mut rng = XorShift(0x1234_5678_u64 + t);
                 let mut hits = 0;
                 for _ in 0..400_000 {
-                    x ^= x << 13;
-                    x ^= x >> 7;
-                    x ^= x << 17;
+                    let x = rng.next_u64();
                     // A small key space so that threads collide on entries.
                     let key = ((x >> 1) % 50_000).wrapping_mul(0x9e37_79b9_7f4a_7c15);
                     let (mv, score, depth) = data_for(key);

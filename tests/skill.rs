@@ -5,6 +5,7 @@
 use chuhe::engine::{Engine, GoRequest};
 use chuhe::movegen;
 use chuhe::position::Position;
+use chuhe::rng::XorShift;
 use chuhe::search::{Report, Reporter};
 use chuhe::time::{Clock, Limits};
 use chuhe::types::*;
@@ -63,7 +64,7 @@ fn hangs_a_chariot(pos: &Position, m: Move) -> bool {
 /// Positions from short random games (a fixed generator): chariots out,
 /// pieces in contact.
 fn positions() -> Vec<Position> {
-    let mut seed = 0x2545_f491_4f6c_dd1du64;
+    let mut rng = XorShift(0x2545_f491_4f6c_dd1d);
     let mut out = Vec::new();
     while out.len() < 24 {
         let mut pos = Position::startpos();
@@ -72,10 +73,7 @@ fn positions() -> Vec<Position> {
             if moves.is_empty() {
                 break;
             }
-            seed ^= seed << 13;
-            seed ^= seed >> 7;
-            seed ^= seed << 17;
-            let m = moves.as_slice()[(seed % moves.len() as u64) as usize];
+            let m = moves.as_slice()[rng.below(moves.len())];
             pos.make_move(m);
         }
         let moves = movegen::legal_moves(&pos);

@@ -2,23 +2,15 @@
 //! on held-out games it must predict the results about as well as a fresh
 //! fit, and far better than the overall result rates. Skips itself when the
 //! data (../shared/data/ccpd-labels-5k.tsv.xz, not part of the repository)
-//! is absent.
+//! is absent, unless CHUHE_REQUIRE_DATA=1 (see `shared_data`).
+
+mod shared_data;
 
 use chuhe::tools::wdl_fit::{self, Coefficients, Shape};
-use std::path::PathBuf;
-
-fn data_file() -> Option<PathBuf> {
-    let root = PathBuf::from(env!("CARGO_MANIFEST_DIR"));
-    [root.join("../shared/data"), root.join("../../shared/data")]
-        .into_iter()
-        .map(|d| d.join("ccpd-labels-5k.tsv.xz"))
-        .find(|f| f.is_file())
-}
 
 #[test]
 fn committed_wdl_model_fits_the_master_games() {
-    let Some(path) = data_file() else {
-        println!("SKIPPED: ccpd-labels-5k.tsv.xz not found beside the crate (../shared/data)");
+    let Some(path) = shared_data::shared_file("ccpd-labels-5k.tsv.xz") else {
         return;
     };
     // Every third position keeps the test quick; the split by game stays.

@@ -5,7 +5,7 @@
 //! API; everything else is derived.
 
 use super::MatchConfig;
-use super::clock::{Limits, TimeControl};
+use super::clock::{MatchLimits, TimeControl};
 use super::engine::EngineSpec;
 use super::game::{Adjudication, DrawAdjudication, RefereeSettings};
 use super::merge::MergeArgs;
@@ -233,7 +233,7 @@ impl MatchArgs {
                 EngineSpec::parse(&all)
             })
             .collect::<Result<Vec<_>, _>>()?;
-        let limits = Limits {
+        let limits = MatchLimits {
             tc: o.tc.clone(),
             movetime_ms: o.movetime,
             depth: o.depth,

@@ -140,24 +140,24 @@ impl fmt::Display for TimeControl {
 /// What a side may use per move: a clock or a fixed time per move, and
 /// optionally a depth or node limit (alone or on top of the time).
 #[derive(Clone, Debug, Default, PartialEq)]
-pub struct Limits {
+pub struct MatchLimits {
     pub tc: Option<TimeControl>,
     pub movetime_ms: Option<u64>,
     pub depth: Option<u32>,
     pub nodes: Option<u64>,
 }
 
-impl Limits {
+impl MatchLimits {
     /// These limits with an engine's own settings on top: a clock or a
     /// move time given for the engine replaces both time settings; depth
     /// and nodes replace one by one.
-    pub fn overridden_by(&self, own: &Limits) -> Limits {
+    pub fn overridden_by(&self, own: &MatchLimits) -> MatchLimits {
         let (tc, movetime_ms) = if own.tc.is_some() || own.movetime_ms.is_some() {
             (own.tc.clone(), own.movetime_ms)
         } else {
             (self.tc.clone(), self.movetime_ms)
         };
-        Limits {
+        MatchLimits {
             tc,
             movetime_ms,
             depth: own.depth.or(self.depth),
@@ -207,7 +207,7 @@ impl Limits {
 
 /// One side's clock during a game.
 #[derive(Clone, Debug)]
-pub struct Clock {
+pub struct GameClock {
     tc: TimeControl,
     /// Milliseconds left; negative once the side has overstepped.
     remaining_ms: i64,
@@ -216,10 +216,10 @@ pub struct Clock {
     moves_left: Option<u32>,
 }
 
-impl Clock {
-    pub fn new(tc: &TimeControl) -> Clock {
+impl GameClock {
+    pub fn new(tc: &TimeControl) -> GameClock {
         let first = tc.sessions[0];
-        Clock {
+        GameClock {
             tc: tc.clone(),
             remaining_ms: first.time_ms as i64,
             session: 0,
@@ -314,33 +314,33 @@ mod tests {
 
     #[test]
     fn limits_override() {
-        let global = Limits {
+        let global = MatchLimits {
             tc: Some(TimeControl::fischer(10_000, 100)),
             depth: Some(5),
-            ..Limits::default()
+            ..MatchLimits::default()
         };
-        let own = Limits {
+        let own = MatchLimits {
             movetime_ms: Some(500),
             nodes: Some(1000),
-            ..Limits::default()
+            ..MatchLimits::default()
         };
         let l = global.overridden_by(&own);
         assert_eq!(
             (l.tc.clone(), l.movetime_ms, l.depth, l.nodes),
             (None, Some(500), Some(5), Some(1000))
         );
-        assert_eq!(global.overridden_by(&Limits::default()), global);
+        assert_eq!(global.overridden_by(&MatchLimits::default()), global);
         assert_eq!(global.pgn_time_control(), "10+0.1");
         assert_eq!(own.pgn_time_control(), "*0.5");
         assert_eq!(l.describe(), "movetime 500 ms, depth 5, nodes 1000");
         assert_eq!(global.describe(), "tc 10+0.1, depth 5");
-        assert_eq!(Limits::default().pgn_time_control(), "-");
-        assert!(Limits::default().is_empty() && !own.is_empty());
+        assert_eq!(MatchLimits::default().pgn_time_control(), "-");
+        assert!(MatchLimits::default().is_empty() && !own.is_empty());
     }
 
     #[test]
     fn fischer_clock() {
-        let mut c = Clock::new(&TimeControl::parse("10+0.1").unwrap());
+        let mut c = GameClock::new(&TimeControl::parse("10+0.1").unwrap());
         assert_eq!(c.moves_to_go(), None);
         c.punch(1_000);
         assert_eq!(c.remaining_ms(), 9_100);
@@ -350,7 +350,7 @@ mod tests {
 
     #[test]
     fn sessions_repeat_and_chain() {
-        let mut c = Clock::new(&TimeControl::parse("2/10:3/6").unwrap());
+        let mut c = GameClock::new(&TimeControl::parse("2/10:3/6").unwrap());
         assert_eq!(c.moves_to_go(), Some(2));
         c.punch(4_000);
         assert_eq!((c.remaining_ms(), c.moves_to_go()), (6_000, Some(1)));
@@ -364,7 +364,7 @@ mod tests {
         // The last session repeats.
         assert_eq!((c.remaining_ms(), c.moves_to_go()), (10_000, Some(3)));
 
-        let mut sd = Clock::new(&TimeControl::parse("1/5:2").unwrap());
+        let mut sd = GameClock::new(&TimeControl::parse("1/5:2").unwrap());
         sd.punch(1_000);
         assert_eq!((sd.remaining_ms(), sd.moves_to_go()), (6_000, None));
     }

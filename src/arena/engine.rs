@@ -3,7 +3,7 @@
 //! A reader thread forwards each line the engine prints, stamped with the
 //! moment it arrived, through a channel; every wait on the engine has a
 //! deadline, so a silent or dead engine can never hang the match. Dropping
-//! an [`Engine`] sends `quit` and kills the process if it does not exit at
+//! an [`EngineProcess`] sends `quit` and kills the process if it does not exit at
 //! once (ElephantEye, for one, never exits on end of input).
 //!
 //! Dialects: UCCI engines get `ucci`, `setoption <name> <value>`, and clock
@@ -13,12 +13,12 @@
 //! ICCS (`h2e2`, ranks 0-9); `ranks=1` converts for UCI engines that number
 //! ranks 1-10 (Fairy-Stockfish in UCI mode).
 
-use super::clock::{Limits, TimeControl};
+use super::clock::{MatchLimits, TimeControl};
 use crate::types::{Color, Move};
 use crossbeam_channel::{Receiver, RecvTimeoutError};
 use std::fmt;
 use std::fs::File;
-use std::io::{BufRead, BufReader, BufWriter, Read, Write};
+use std::io::{BufWriter, Read, Write};
 use std::path::{Path, PathBuf};
 use std::process::{Child, ChildStdin, Command, Stdio};
 use std::sync::{Arc, Mutex};
@@ -57,7 +57,7 @@ pub struct EngineSpec {
     /// UCI moves with ranks 1-10 instead of 0-9.
     pub ranks_from_one: bool,
     /// Per-engine overrides of the match limits.
-    pub limits: Limits,
+    pub limits: MatchLimits,
 }
 
 fn parse_number<T: std::str::FromStr>(key: &str, value: &str) -> Result<T, String> {
@@ -67,11 +67,8 @@ fn parse_number<T: std::str::FromStr>(key: &str, value: &str) -> Result<T, Strin
 }
 
 fn parse_bool(key: &str, value: &str) -> Result<bool, String> {
-    match value.to_ascii_lowercase().as_str() {
-        "true" | "on" | "yes" | "1" => Ok(true),
-        "false" | "off" | "no" | "0" => Ok(false),
-        _ => Err(format!("engine {key}='{value}': expected on or off")),
-    }
+    crate::text::parse_bool(value)
+        .ok_or_else(|| format!("engine {key}='{value}': expected on or off"))
 }
 
 impl EngineSpec {
@@ -92,7 +89,7 @@ impl EngineSpec {
             hash_mb: None,
             book: false,
             ranks_from_one: false,
-            limits: Limits::default(),
+            limits: MatchLimits::default(),
         };
         for token in tokens {
             let token = token.as_ref();
@@ -362,7 +359,7 @@ pub struct GoClock {
 
 /// One `go`: the clocks (if timed) and the fixed limits.
 #[derive(Clone, Copy, Debug, Default)]
-pub struct GoRequest {
+pub struct GoCommand {
     pub side: Option<Color>,
     pub clock: Option<GoClock>,
     pub movetime_ms: Option<u64>,
@@ -370,7 +367,7 @@ pub struct GoRequest {
     pub nodes: Option<u64>,
 }
 
-pub struct Engine {
+pub struct EngineProcess {
     pub spec: EngineSpec,
     /// `id name` from the handshake, if given.
     pub id_name: Option<String>,
@@ -386,44 +383,34 @@ pub struct Engine {
     tag: String,
 }
 
+/// Forwards the lines of an engine's output (`sink`, with the time each
+/// arrived) and logs them; stderr has no sink and is only logged.
 fn spawn_reader<R: Read + Send + 'static>(
     source: R,
     tag: String,
     log: Option<Arc<TrafficLog>>,
     sink: Option<crossbeam_channel::Sender<(Instant, String)>>,
-) {
-    thread::spawn(move || {
-        let mut reader = BufReader::new(source);
-        let mut buf = Vec::new();
-        loop {
-            buf.clear();
-            match reader.read_until(b'\n', &mut buf) {
-                Ok(0) | Err(_) => break,
-                Ok(_) => {}
-            }
-            let at = Instant::now();
-            // Some engines print GBK or other bytes; lossy text is enough.
-            let line = String::from_utf8_lossy(&buf).trim_end().to_string();
-            if let Some(log) = &log {
-                log.write(&tag, if sink.is_some() { "<" } else { "!" }, &line);
-            }
-            if let Some(tx) = &sink
-                && tx.send((at, line)).is_err()
-            {
-                break;
-            }
+) -> std::io::Result<()> {
+    let line = move |bytes: &[u8], _len: usize| {
+        let at = Instant::now();
+        // Some engines print GBK or other bytes; lossy text is enough.
+        let line = String::from_utf8_lossy(bytes).trim_end().to_string();
+        if let Some(log) = &log {
+            log.write(&tag, if sink.is_some() { "<" } else { "!" }, &line);
         }
-    });
+        sink.as_ref().is_none_or(|tx| tx.send((at, line)).is_ok())
+    };
+    crate::text::spawn_line_reader("engine-output", source, usize::MAX, line, |_| {})
 }
 
-impl Engine {
+impl EngineProcess {
     /// Starts the engine, performs the handshake and sets its options.
     /// `instance` tells apart several processes of one engine in the log.
     pub fn start(
         spec: &EngineSpec,
         instance: usize,
         log: Option<Arc<TrafficLog>>,
-    ) -> Result<Engine, EngineError> {
+    ) -> Result<EngineProcess, EngineError> {
         let tag = format!("{}#{instance}", spec.name);
         let mut cmd = Command::new(&spec.cmd);
         cmd.args(&spec.args)
@@ -446,11 +433,18 @@ impl Engine {
             let _ = child.wait();
             return Err(EngineError::Spawn("no pipes to the process".into()));
         };
-        spawn_reader(stdout, tag.clone(), log.clone(), Some(tx));
+        let mut readers = spawn_reader(stdout, tag.clone(), log.clone(), Some(tx));
         if let Some(stderr) = child.stderr.take() {
-            spawn_reader(stderr, tag.clone(), log.clone(), None);
+            readers = readers.and(spawn_reader(stderr, tag.clone(), log.clone(), None));
         }
-        let mut engine = Engine {
+        if let Err(e) = readers {
+            let _ = child.kill();
+            let _ = child.wait();
+            return Err(EngineError::Spawn(format!(
+                "cannot start a reader thread: {e}"
+            )));
+        }
+        let mut engine = EngineProcess {
             spec: spec.clone(),
             id_name: None,
             child,
@@ -472,7 +466,7 @@ impl Engine {
             log.write(&self.tag, ">", line);
         }
         writeln!(self.stdin, "{line}")
-            .and_then(|_| self.stdin.flush())
+            .and_then(|()| self.stdin.flush())
             .map_err(|e| EngineError::Write(e.to_string()))
     }
 
@@ -631,7 +625,7 @@ impl Engine {
     }
 
     /// The `go` line in this engine's dialect.
-    pub fn go_command(&self, req: &GoRequest) -> String {
+    pub fn go_command(&self, req: &GoCommand) -> String {
         let mut go = String::from("go");
         let side = req.side.unwrap_or(Color::Red).index();
         // UCCI clock units: ms with usemillisec, else whole seconds.
@@ -680,10 +674,10 @@ impl Engine {
 
     /// Starts a search and waits for `bestmove` until `deadline` after the
     /// `go` was sent. On `Timeout` the engine is still searching: call
-    /// [`Engine::stop`].
+    /// [`EngineProcess::stop`].
     pub fn go(
         &mut self,
-        req: &GoRequest,
+        req: &GoCommand,
         allowed: Duration,
     ) -> Result<Reply, (EngineError, SearchInfo)> {
         let line = self.go_command(req);
@@ -749,7 +743,7 @@ impl Engine {
     }
 }
 
-impl Drop for Engine {
+impl Drop for EngineProcess {
     fn drop(&mut self) {
         if matches!(self.child.try_wait(), Ok(Some(_))) {
             return;

@@ -17,10 +17,12 @@
 //! - exits or closes its output ("crash"; restarted),
 //! - resigns (`bestmove ... resign`), or is adjudicated lost by score.
 
-use super::clock::{Clock, Limits};
-use super::engine::{Engine, EngineError, GoClock, GoRequest, STOP_TIMEOUT};
+use super::clock::{GameClock, MatchLimits};
+use super::engine::{EngineError, EngineProcess, GoClock, GoCommand, STOP_TIMEOUT};
 use super::openings::Opening;
+use crate::games::GameResult;
 use crate::position::Position;
+use crate::replay::{self, Accept};
 use crate::rules::{self, Outcome, Reason, RuleSettings};
 use crate::types::{Color, Move};
 use std::sync::atomic::{AtomicBool, Ordering};
@@ -66,47 +68,6 @@ impl Default for RefereeSettings {
             grace_ms: 100,
             hang_timeout: Duration::from_secs(60),
             adjudication: Adjudication::default(),
-        }
-    }
-}
-
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub enum GameResult {
-    Win(Color),
-    Draw,
-    /// Stopped before the end (the match was stopped).
-    Unfinished,
-}
-
-impl GameResult {
-    /// PGN result: `1-0` (Red won), `0-1`, `1/2-1/2`, `*`.
-    pub fn pgn(self) -> &'static str {
-        match self {
-            GameResult::Win(Color::Red) => "1-0",
-            GameResult::Win(Color::Black) => "0-1",
-            GameResult::Draw => "1/2-1/2",
-            GameResult::Unfinished => "*",
-        }
-    }
-
-    /// Reads back [`GameResult::pgn`]'s text.
-    pub fn from_pgn(text: &str) -> Option<GameResult> {
-        [
-            GameResult::Win(Color::Red),
-            GameResult::Win(Color::Black),
-            GameResult::Draw,
-            GameResult::Unfinished,
-        ]
-        .into_iter()
-        .find(|r| r.pgn() == text)
-    }
-
-    /// Points for `side` (1, ½, 0); `None` if unfinished.
-    pub fn points(self, side: Color) -> Option<f64> {
-        match self {
-            GameResult::Win(c) => Some(if c == side { 1.0 } else { 0.0 }),
-            GameResult::Draw => Some(0.5),
-            GameResult::Unfinished => None,
         }
     }
 }
@@ -230,33 +191,6 @@ pub struct GameRecord {
     pub restart: [bool; 2],
 }
 
-/// Why a move text is not a legal move, in words.
-pub fn illegal_reason(pos: &Position, text: &str) -> Option<String> {
-    let Some(m) = Move::parse(text).filter(|m| m.is_some()) else {
-        return Some("not a move in ICCS coordinates".into());
-    };
-    let pc = pos.piece_on(m.from());
-    if pc.is_none() || pc.color() != pos.side_to_move() {
-        return Some(format!(
-            "no {} piece on {}",
-            pos.side_to_move().name(),
-            m.from()
-        ));
-    }
-    if !pos.is_pseudo_legal(m) {
-        return Some(format!(
-            "the {} on {} cannot move to {}",
-            pc.kind().name(),
-            m.from(),
-            m.to()
-        ));
-    }
-    if !pos.is_legal(m) {
-        return Some("it leaves the king in check or facing the other king".into());
-    }
-    None
-}
-
 /// Scores each side reported, from its own point of view.
 struct ScoreTrail([Vec<Option<i32>>; 2]);
 
@@ -290,7 +224,7 @@ impl ScoreTrail {
     }
 }
 
-fn go_clock(clocks: &[Option<Clock>; 2]) -> Option<GoClock> {
+fn go_clock(clocks: &[Option<GameClock>; 2]) -> Option<GoClock> {
     if clocks.iter().all(Option::is_none) {
         return None;
     }
@@ -308,11 +242,212 @@ fn go_clock(clocks: &[Option<Clock>; 2]) -> Option<GoClock> {
     Some(g)
 }
 
+/// How a game ended: the result and why, the side blamed for an incident
+/// (if any) and, for the log, what happened.
+struct Ending {
+    result: GameResult,
+    termination: Termination,
+    blame: Option<(Color, Incident)>,
+    detail: Option<String>,
+}
+
+impl Ending {
+    /// An end by the rules or by adjudication: nobody is blamed.
+    fn decided(result: GameResult, termination: Termination) -> Ending {
+        Ending {
+            result,
+            termination,
+            blame: None,
+            detail: None,
+        }
+    }
+
+    /// `side` loses by `termination`, with `incident` counted against it.
+    fn forfeit(
+        side: Color,
+        termination: Termination,
+        incident: Option<Incident>,
+        detail: String,
+    ) -> Ending {
+        Ending {
+            result: GameResult::Win(!side),
+            termination,
+            blame: incident.map(|i| (side, i)),
+            detail: Some(detail),
+        }
+    }
+}
+
+impl GameRecord {
+    /// Writes `ending` into the record; a crashed or hung engine is marked
+    /// for a restart.
+    fn end(mut self, ending: Ending) -> GameRecord {
+        self.result = ending.result;
+        self.termination = ending.termination;
+        self.incident = ending.blame;
+        self.detail = ending.detail;
+        if let Some((side, Incident::Crash | Incident::Hang)) = ending.blame {
+            self.restart[side.index()] = true;
+        }
+        self
+    }
+}
+
+/// The referee's view of a game under way.
+struct Referee<'a> {
+    settings: &'a RefereeSettings,
+    limits: [&'a MatchLimits; 2],
+    opening: &'a Opening,
+    pos: Position,
+    clocks: [Option<GameClock>; 2],
+    /// The opening's moves, then the game's: what the engines are sent.
+    moves: Vec<Move>,
+    trail: ScoreTrail,
+}
+
+impl Referee<'_> {
+    /// The end by the rules or by score adjudication, if the game is over.
+    fn verdict(&mut self) -> Option<Ending> {
+        match rules::judge(&mut self.pos, &self.settings.rules) {
+            Outcome::Ongoing => {}
+            Outcome::Win { winner, reason } => {
+                return Some(Ending::decided(
+                    GameResult::Win(winner),
+                    Termination::Rules(reason),
+                ));
+            }
+            Outcome::Draw { reason } => {
+                return Some(Ending::decided(
+                    GameResult::Draw,
+                    Termination::Rules(reason),
+                ));
+            }
+        }
+        let adjudicated = self
+            .trail
+            .verdict(&self.settings.adjudication, self.pos.fullmove_number());
+        adjudicated.map(|(result, termination)| Ending::decided(result, termination))
+    }
+
+    /// The side to move's turn: sends `engine` the game and `go`, waits for
+    /// its answer, and plays the move if it came in time and is legal;
+    /// else the side forfeits.
+    fn turn(&mut self, engine: &mut EngineProcess) -> Result<MoveRecord, Ending> {
+        let side = self.pos.side_to_move();
+        let i = side.index();
+        let lim = self.limits[i];
+        let grace = self.settings.grace_ms;
+        let who = format!("{} ({})", engine.spec.name, side.name());
+        let forfeit =
+            |termination, incident, detail| Ending::forfeit(side, termination, incident, detail);
+
+        let req = GoCommand {
+            side: Some(side),
+            clock: self.clocks[i].as_ref().and_then(|_| go_clock(&self.clocks)),
+            movetime_ms: lim.movetime_ms,
+            depth: lim.depth,
+            nodes: lim.nodes,
+        };
+        let allowed_ms = match (&self.clocks[i], lim.movetime_ms) {
+            (Some(c), _) => c.remaining_ms().max(0) as u64 + grace,
+            (None, Some(ms)) => ms + grace,
+            (None, None) => self.settings.hang_timeout.as_millis() as u64,
+        };
+        let reply = match engine.position(&self.opening.fen, &self.moves) {
+            Ok(()) => engine.go(&req, Duration::from_millis(allowed_ms)),
+            Err(e) => Err((e, Default::default())),
+        };
+        let reply = match reply {
+            Ok(r) => r,
+            Err((EngineError::Timeout(_), _)) => {
+                let answered = engine.stop(STOP_TIMEOUT);
+                let what = if self.clocks[i].is_some() || lim.movetime_ms.is_some() {
+                    "its time"
+                } else {
+                    "the hang timeout"
+                };
+                let (incident, restarted) = if answered {
+                    (Incident::TimeLoss, "")
+                } else {
+                    (Incident::Hang, " nor after stop: restarted")
+                };
+                return Err(forfeit(
+                    Termination::TimeForfeit,
+                    Some(incident),
+                    format!("{who} gave no move within {what} ({allowed_ms} ms){restarted}"),
+                ));
+            }
+            Err((e, _)) => {
+                return Err(forfeit(
+                    Termination::Crash,
+                    Some(Incident::Crash),
+                    format!("{who} crashed: {e}"),
+                ));
+            }
+        };
+
+        let elapsed_ms = reply.elapsed.as_millis() as u64;
+        let overstepped = match (&self.clocks[i], lim.movetime_ms) {
+            (Some(c), _) => c.flagged(elapsed_ms, grace).then(|| c.remaining_ms()),
+            (None, Some(ms)) => (elapsed_ms > ms + grace).then_some(ms as i64),
+            (None, None) => None,
+        };
+        if let Some(had) = overstepped {
+            return Err(forfeit(
+                Termination::TimeForfeit,
+                Some(Incident::TimeLoss),
+                format!("{who} took {elapsed_ms} ms with {had} ms left"),
+            ));
+        }
+        if reply.resign {
+            return Err(forfeit(
+                Termination::Resignation,
+                None,
+                format!("{who} resigned"),
+            ));
+        }
+        let Some(text) = reply.bestmove else {
+            return Err(forfeit(
+                Termination::NoMove,
+                Some(Incident::IllegalMove),
+                format!(
+                    "{who} gave no move in {} although it has legal moves",
+                    self.pos.to_fen()
+                ),
+            ));
+        };
+        let mv = replay::read_move(&self.pos, &text, Accept::Iccs).map_err(|reason| {
+            forfeit(
+                Termination::IllegalMove,
+                Some(Incident::IllegalMove),
+                format!(
+                    "{who} played illegal move '{text}' in {}: {reason}",
+                    self.pos.to_fen()
+                ),
+            )
+        })?;
+
+        if let Some(c) = self.clocks[i].as_mut() {
+            c.punch(elapsed_ms);
+        }
+        self.trail.0[i].push(reply.info.score.map(EngineScore::value));
+        self.pos.make_move(mv);
+        self.moves.push(mv);
+        Ok(MoveRecord {
+            mv,
+            score: reply.info.score,
+            depth: reply.info.depth,
+            elapsed_ms,
+            clock_ms: self.clocks[i].as_ref().map(GameClock::remaining_ms),
+        })
+    }
+}
+
 /// Plays one game. `engines` and `limits` are indexed by colour (Red
 /// first). `stop` aborts the game between moves.
 pub fn play(
-    engines: [&mut Engine; 2],
-    limits: [&Limits; 2],
+    engines: [&mut EngineProcess; 2],
+    limits: [&MatchLimits; 2],
     opening: &Opening,
     settings: &RefereeSettings,
     stop: &AtomicBool,
@@ -326,249 +461,57 @@ pub fn play(
         incident: None,
         restart: [false; 2],
     };
-    let mut pos = match opening.position() {
+    let pos = match opening.position() {
         Ok(p) => p,
         Err(e) => {
             record.detail = Some(format!("bad opening: {e}"));
             return record;
         }
     };
-    let end = |record: &mut GameRecord, result, termination, blame: Option<(Color, Incident)>| {
-        record.result = result;
-        record.termination = termination;
-        record.incident = blame;
-        if let Some((side, Incident::Crash | Incident::Hang)) = blame {
-            record.restart[side.index()] = true;
-        }
-    };
-
     for side in Color::BOTH {
         let engine = &mut *engines[side.index()];
         if let Err(e) = engine.new_game() {
-            let incident = if matches!(e, EngineError::Timeout(_)) {
-                Incident::Hang
-            } else {
-                Incident::Crash
+            let incident = match e {
+                EngineError::Timeout(_) => Incident::Hang,
+                _ => Incident::Crash,
             };
-            record.detail = Some(format!("{} failed to start a game: {e}", engine.spec.name));
-            end(
-                &mut record,
-                GameResult::Win(!side),
+            let detail = format!("{} failed to start a game: {e}", engine.spec.name);
+            return record.end(Ending::forfeit(
+                side,
                 Termination::Crash,
-                Some((side, incident)),
-            );
-            return record;
+                Some(incident),
+                detail,
+            ));
         }
     }
 
-    let mut clocks: [Option<Clock>; 2] = [0, 1].map(|i| limits[i].tc.as_ref().map(Clock::new));
-    let mut all_moves: Vec<Move> = opening.moves.clone();
-    let mut trail = ScoreTrail([Vec::new(), Vec::new()]);
-    let grace = settings.grace_ms;
-
+    let mut referee = Referee {
+        settings,
+        limits,
+        opening,
+        pos,
+        clocks: limits.map(|l| l.tc.as_ref().map(GameClock::new)),
+        moves: opening.moves.clone(),
+        trail: ScoreTrail([Vec::new(), Vec::new()]),
+    };
     loop {
-        match rules::judge(&mut pos, &settings.rules) {
-            Outcome::Ongoing => {}
-            Outcome::Win { winner, reason } => {
-                end(
-                    &mut record,
-                    GameResult::Win(winner),
-                    Termination::Rules(reason),
-                    None,
-                );
-                return record;
-            }
-            Outcome::Draw { reason } => {
-                end(
-                    &mut record,
-                    GameResult::Draw,
-                    Termination::Rules(reason),
-                    None,
-                );
-                return record;
-            }
-        }
-        if let Some((result, termination)) =
-            trail.verdict(&settings.adjudication, pos.fullmove_number())
-        {
-            end(&mut record, result, termination, None);
-            return record;
+        if let Some(ending) = referee.verdict() {
+            return record.end(ending);
         }
         if stop.load(Ordering::Relaxed) {
             return record;
         }
-
-        let side = pos.side_to_move();
-        let i = side.index();
-        let lim = limits[i];
-        let engine = &mut *engines[i];
-        let name = engine.spec.name.clone();
-        let req = GoRequest {
-            side: Some(side),
-            clock: clocks[i].as_ref().and_then(|_| go_clock(&clocks)),
-            movetime_ms: lim.movetime_ms,
-            depth: lim.depth,
-            nodes: lim.nodes,
-        };
-        let allowed_ms = match (&clocks[i], lim.movetime_ms) {
-            (Some(c), _) => c.remaining_ms().max(0) as u64 + grace,
-            (None, Some(ms)) => ms + grace,
-            (None, None) => settings.hang_timeout.as_millis() as u64,
-        };
-        let reply = match engine.position(&opening.fen, &all_moves) {
-            Ok(()) => engine.go(&req, Duration::from_millis(allowed_ms)),
-            Err(e) => Err((e, Default::default())),
-        };
-        let reply = match reply {
-            Ok(r) => r,
-            Err((EngineError::Timeout(_), _)) => {
-                let answered = engine.stop(STOP_TIMEOUT);
-                let what = if clocks[i].is_some() || lim.movetime_ms.is_some() {
-                    "its time"
-                } else {
-                    "the hang timeout"
-                };
-                record.detail = Some(format!(
-                    "{name} ({}) gave no move within {what} ({allowed_ms} ms){}",
-                    side.name(),
-                    if answered {
-                        ""
-                    } else {
-                        " nor after stop: restarted"
-                    }
-                ));
-                let incident = if answered {
-                    Incident::TimeLoss
-                } else {
-                    Incident::Hang
-                };
-                end(
-                    &mut record,
-                    GameResult::Win(!side),
-                    Termination::TimeForfeit,
-                    Some((side, incident)),
-                );
-                return record;
-            }
-            Err((e, _)) => {
-                record.detail = Some(format!("{name} ({}) crashed: {e}", side.name()));
-                end(
-                    &mut record,
-                    GameResult::Win(!side),
-                    Termination::Crash,
-                    Some((side, Incident::Crash)),
-                );
-                return record;
-            }
-        };
-
-        let elapsed_ms = reply.elapsed.as_millis() as u64;
-        let overstepped = match (&clocks[i], lim.movetime_ms) {
-            (Some(c), _) => c.flagged(elapsed_ms, grace).then(|| c.remaining_ms()),
-            (None, Some(ms)) => (elapsed_ms > ms + grace).then_some(ms as i64),
-            (None, None) => None,
-        };
-        if let Some(had) = overstepped {
-            record.detail = Some(format!(
-                "{name} ({}) took {elapsed_ms} ms with {had} ms left",
-                side.name()
-            ));
-            end(
-                &mut record,
-                GameResult::Win(!side),
-                Termination::TimeForfeit,
-                Some((side, Incident::TimeLoss)),
-            );
-            return record;
+        let side = referee.pos.side_to_move();
+        match referee.turn(&mut *engines[side.index()]) {
+            Ok(played) => record.moves.push(played),
+            Err(ending) => return record.end(ending),
         }
-        if reply.resign {
-            record.detail = Some(format!("{name} ({}) resigned", side.name()));
-            end(
-                &mut record,
-                GameResult::Win(!side),
-                Termination::Resignation,
-                None,
-            );
-            return record;
-        }
-        let Some(text) = reply.bestmove else {
-            record.detail = Some(format!(
-                "{name} ({}) gave no move in {} although it has legal moves",
-                side.name(),
-                pos.to_fen()
-            ));
-            end(
-                &mut record,
-                GameResult::Win(!side),
-                Termination::NoMove,
-                Some((side, Incident::IllegalMove)),
-            );
-            return record;
-        };
-        if let Some(reason) = illegal_reason(&pos, &text) {
-            record.detail = Some(format!(
-                "{name} ({}) played illegal move '{text}' in {}: {reason}",
-                side.name(),
-                pos.to_fen()
-            ));
-            end(
-                &mut record,
-                GameResult::Win(!side),
-                Termination::IllegalMove,
-                Some((side, Incident::IllegalMove)),
-            );
-            return record;
-        }
-        // Checked legal just above.
-        let Some(m) = Move::parse(&text) else {
-            return record;
-        };
-        if let Some(c) = clocks[i].as_mut() {
-            c.punch(elapsed_ms);
-        }
-        trail.0[i].push(reply.info.score.map(EngineScore::value));
-        record.moves.push(MoveRecord {
-            mv: m,
-            score: reply.info.score,
-            depth: reply.info.depth,
-            elapsed_ms,
-            clock_ms: clocks[i].as_ref().map(Clock::remaining_ms),
-        });
-        pos.make_move(m);
-        all_moves.push(m);
     }
 }
 
 #[cfg(test)]
 mod tests {
     use super::*;
-
-    #[test]
-    fn illegal_reasons() {
-        let pos = Position::startpos();
-        assert!(illegal_reason(&pos, "h2e2").is_none());
-        assert!(illegal_reason(&pos, "zz").unwrap().contains("ICCS"));
-        assert!(illegal_reason(&pos, "0000").unwrap().contains("ICCS"));
-        assert!(
-            illegal_reason(&pos, "e4e5")
-                .unwrap()
-                .contains("no red piece")
-        );
-        assert!(
-            illegal_reason(&pos, "h9g7")
-                .unwrap()
-                .contains("no red piece")
-        );
-        assert!(
-            illegal_reason(&pos, "a0a5")
-                .unwrap()
-                .contains("cannot move")
-        );
-        // Kings face each other once the e-file opens: moving the last
-        // piece between them is illegal.
-        let p = Position::from_fen("4k4/9/9/9/9/9/9/9/4A4/4K4 w - - 0 1").unwrap();
-        assert!(illegal_reason(&p, "e1d2").unwrap().contains("king"));
-    }
 
     #[test]
     fn score_adjudication() {

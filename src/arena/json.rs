@@ -25,10 +25,11 @@
 //! ```
 
 use super::engine::EngineScore;
-use super::game::{GameRecord, GameResult, Incident, MoveRecord, Termination};
+use super::game::{GameRecord, Incident, MoveRecord, Termination};
 use super::openings::{Opening, Order};
 use super::record::Header;
 use super::{MatchConfig, Task};
+use crate::games::GameResult;
 use crate::types::{Color, Move};
 use serde::{Deserialize, Serialize};
 use std::io::{self, Write};

@@ -40,15 +40,15 @@ pub mod openings;
 pub mod record;
 pub mod stats;
 
-use clock::Limits;
+use clock::MatchLimits;
 use crossbeam_channel::{Receiver, Sender};
-use engine::{Engine, EngineSpec, TrafficLog};
+use engine::{EngineProcess, EngineSpec, TrafficLog};
 use game::{GameRecord, Incident, RefereeSettings};
 use openings::{Opening, Order};
 use stats::{EloEstimate, Hypothesis, Penta, Sprt, Wdl};
 use std::collections::{BTreeMap, HashMap};
 use std::fmt::Write as _;
-use std::fs::OpenOptions;
+use std::fs::{File, OpenOptions};
 use std::io::{IsTerminal, Write};
 use std::path::PathBuf;
 use std::sync::Arc;
@@ -62,7 +62,7 @@ use crate::types::Color;
 pub struct MatchConfig {
     pub engines: Vec<EngineSpec>,
     /// Limits for every engine (each engine's own settings override).
-    pub limits: Limits,
+    pub limits: MatchLimits,
     /// Games per pairing.
     pub games: u32,
     pub concurrency: usize,
@@ -166,14 +166,14 @@ enum Message {
 /// What a worker shares with the others.
 struct Shared {
     config: MatchConfig,
-    limits: Vec<Limits>,
+    limits: Vec<MatchLimits>,
     log: Option<Arc<TrafficLog>>,
     stop: AtomicBool,
 }
 
 fn worker(id: usize, shared: Arc<Shared>, tasks: Receiver<Task>, results: Sender<Message>) {
     let n = shared.config.engines.len();
-    let mut engines: Vec<Option<Engine>> = (0..n).map(|_| None).collect();
+    let mut engines: Vec<Option<EngineProcess>> = (0..n).map(|_| None).collect();
     let mut starts = 0;
     while let Ok(task) = tasks.recv() {
         if shared.stop.load(Ordering::Relaxed) {
@@ -183,7 +183,7 @@ fn worker(id: usize, shared: Arc<Shared>, tasks: Receiver<Task>, results: Sender
             if engines[idx].is_none() {
                 starts += 1;
                 let spec = &shared.config.engines[idx];
-                match Engine::start(spec, id * 1000 + starts, shared.log.clone()) {
+                match EngineProcess::start(spec, id * 1000 + starts, shared.log.clone()) {
                     Ok(e) => engines[idx] = Some(e),
                     Err(e) => {
                         let _ = results.send(Message::Fatal(format!("{}: {e}", spec.name)));
@@ -370,6 +370,11 @@ impl MatchSummary {
         true
     }
 
+    /// Whether an SPRT runs and has decided.
+    pub fn sprt_decided(&self) -> bool {
+        self.sprt.is_some_and(|(_, _, decision)| decision.is_some())
+    }
+
     /// Recomputes the SPRT's LLR from the pairs counted so far; `true`
     /// when the test has decided.
     pub fn update_sprt(&mut self) -> bool {
@@ -489,56 +494,94 @@ impl MatchSummary {
     }
 }
 
-/// Runs a match and returns its results. Progress goes to stderr.
-pub fn run(config: MatchConfig) -> Result<MatchSummary, String> {
-    let log = match &config.log {
-        Some(path) => Some(Arc::new(
-            TrafficLog::create(path).map_err(|e| format!("{}: {e}", path.display()))?,
-        )),
-        None => None,
-    };
-    let mut pgn_out = match &config.pgn {
-        Some(path) => Some(
-            OpenOptions::new()
-                .create(true)
-                .append(true)
-                .open(path)
-                .map_err(|e| format!("{}: {e}", path.display()))?,
-        ),
-        None => None,
-    };
-    let tasks = plan(&config);
-    let names: Vec<String> = config.engines.iter().map(|e| e.name.clone()).collect();
-    let limits: Vec<Limits> = config
-        .engines
-        .iter()
-        .map(|e| config.limits.overridden_by(&e.limits))
-        .collect();
-    let time_controls: Vec<String> = limits.iter().map(Limits::pgn_time_control).collect();
-    let described: Vec<String> = limits.iter().map(Limits::describe).collect();
-    let mut summary = MatchSummary::new(names.clone(), tasks.len() as u32, config.sprt);
-    let mut json_out = match &config.json {
-        Some(path) => Some(
-            OpenOptions::new()
-                .create(true)
-                .append(true)
-                .open(path)
-                .map_err(|e| format!("{}: {e}", path.display()))?,
-        ),
-        None => None,
-    };
-    let match_id = json::MatchId::of(&config);
-    let mut progress = Progress {
-        tty: std::io::stderr().is_terminal(),
-        width: 0,
-    };
+/// Opens `path` for appending (creating it), if one is given.
+fn open_append(path: Option<&PathBuf>) -> Result<Option<File>, String> {
+    path.map(|path| {
+        OpenOptions::new()
+            .create(true)
+            .append(true)
+            .open(path)
+            .map_err(|e| format!("{}: {e}", path.display()))
+    })
+    .transpose()
+}
+
+/// Where finished games go: the PGN file and the JSON records, each when
+/// asked for.
+struct Outputs {
+    pgn: Option<File>,
+    json: Option<File>,
+    match_id: json::MatchId,
+    event: String,
+    shard: (u32, u32),
+    date: String,
+    names: Vec<String>,
+    /// Each engine's time control as the PGN `TimeControl` tag writes it.
+    time_controls: Vec<String>,
+}
+
+impl Outputs {
+    fn open(config: &MatchConfig, limits: &[MatchLimits]) -> Result<Outputs, String> {
+        Ok(Outputs {
+            pgn: open_append(config.pgn.as_ref())?,
+            json: open_append(config.json.as_ref())?,
+            match_id: json::MatchId::of(config),
+            event: config.event.clone(),
+            shard: config.shard,
+            date: record::today(),
+            names: config.engines.iter().map(|e| e.name.clone()).collect(),
+            time_controls: limits.iter().map(MatchLimits::pgn_time_control).collect(),
+        })
+    }
+
+    fn header(&self, task: &Task) -> record::Header {
+        let (red, black) = task.colours();
+        let tc = &self.time_controls;
+        record::Header {
+            event: self.event.clone(),
+            site: "?".into(),
+            date: self.date.clone(),
+            round: (task.number + 1).to_string(),
+            red: self.names[red].clone(),
+            black: self.names[black].clone(),
+            time_control: if tc[red] == tc[black] {
+                tc[red].clone()
+            } else {
+                format!("{} / {}", tc[red], tc[black])
+            },
+        }
+    }
+
+    /// Writes a finished game to each output; the first failure, if any.
+    fn write(&mut self, task: &Task, game: &GameRecord) -> Result<(), String> {
+        let header = self.header(task);
+        let mut failure = None;
+        if let Some(out) = self.pgn.as_mut()
+            && let Err(e) = record::write_game(out, &header, game).and_then(|()| out.flush())
+        {
+            failure.get_or_insert(format!("writing the PGN: {e}"));
+        }
+        if let Some(out) = self.json.as_mut() {
+            let line = json::GameLine::new(&self.match_id, self.shard, task, &header, game);
+            if let Err(e) = line.write(out) {
+                failure.get_or_insert(format!("writing the JSON records: {e}"));
+            }
+        }
+        failure.map_or(Ok(()), Err)
+    }
+}
+
+/// The line that opens a match on stderr.
+fn match_line(config: &MatchConfig, limits: &[MatchLimits], games: usize) -> String {
+    let names: Vec<&str> = config.engines.iter().map(|e| e.name.as_str()).collect();
+    let described: Vec<String> = limits.iter().map(MatchLimits::describe).collect();
     let (k, n) = config.shard;
-    progress.note(&format!(
+    format!(
         "Match: {} ({} games per pairing{}, {}), openings {} ({} lines, {} order, seed {}), concurrency {}",
         names.join(" vs "),
         config.games,
         if n > 1 {
-            format!("; shard {k}/{n}: {} games", tasks.len())
+            format!("; shard {k}/{n}: {games} games")
         } else {
             String::new()
         },
@@ -555,11 +598,35 @@ pub fn run(config: MatchConfig) -> Result<MatchSummary, String> {
         },
         config.seed,
         config.concurrency
-    ));
+    )
+}
+
+/// Runs a match and returns its results. Progress goes to stderr.
+pub fn run(config: MatchConfig) -> Result<MatchSummary, String> {
+    let log = match &config.log {
+        Some(path) => Some(Arc::new(
+            TrafficLog::create(path).map_err(|e| format!("{}: {e}", path.display()))?,
+        )),
+        None => None,
+    };
+    let tasks = plan(&config);
+    let limits: Vec<MatchLimits> = config
+        .engines
+        .iter()
+        .map(|e| config.limits.overridden_by(&e.limits))
+        .collect();
+    let mut outputs = Outputs::open(&config, &limits)?;
+    let names = outputs.names.clone();
+    let mut summary = MatchSummary::new(names.clone(), tasks.len() as u32, config.sprt);
+    let mut progress = Progress {
+        tty: std::io::stderr().is_terminal(),
+        width: 0,
+    };
+    progress.note(&match_line(&config, &limits, tasks.len()));
 
     let shared = Arc::new(Shared {
         config: config.clone(),
-        limits: limits.clone(),
+        limits,
         log,
         stop: AtomicBool::new(false),
     });
@@ -577,26 +644,25 @@ pub fn run(config: MatchConfig) -> Result<MatchSummary, String> {
         .collect();
     drop(res_tx);
 
-    let date = record::today();
+    // The first fatal error stops the match and is its answer.
     let mut fatal = None;
+    let mut fail = |e: String| {
+        fatal.get_or_insert(e);
+        shared.stop.store(true, Ordering::Relaxed);
+    };
     for msg in res_rx.iter() {
         let (task, game) = match msg {
             Message::Fatal(e) => {
-                shared.stop.store(true, Ordering::Relaxed);
-                fatal.get_or_insert(e);
+                fail(e);
                 continue;
             }
             Message::Done(task, game) => (task, game),
         };
-        if summary
-            .sprt
-            .is_some_and(|(_, _, decision)| decision.is_some())
-        {
+        if summary.sprt_decided() {
             // Finished after the SPRT decided (it was already under way):
             // the decision stands on the games before it.
             continue;
         }
-        let (red, black) = task.colours();
         if !summary.count(&task, &game) {
             continue; // aborted by a stop: not counted, not written
         }
@@ -606,33 +672,11 @@ pub fn run(config: MatchConfig) -> Result<MatchSummary, String> {
         if summary.update_sprt() {
             shared.stop.store(true, Ordering::Relaxed);
         }
-        let header = record::Header {
-            event: config.event.clone(),
-            site: "?".into(),
-            date: date.clone(),
-            round: (task.number + 1).to_string(),
-            red: names[red].clone(),
-            black: names[black].clone(),
-            time_control: if time_controls[red] == time_controls[black] {
-                time_controls[red].clone()
-            } else {
-                format!("{} / {}", time_controls[red], time_controls[black])
-            },
-        };
-        if let Some(out) = pgn_out.as_mut()
-            && let Err(e) = record::write_game(out, &header, &game).and_then(|_| out.flush())
-        {
-            fatal.get_or_insert(format!("writing the PGN: {e}"));
-            shared.stop.store(true, Ordering::Relaxed);
-        }
-        if let Some(out) = json_out.as_mut() {
-            let line = json::GameLine::new(&match_id, config.shard, &task, &header, &game);
-            if let Err(e) = line.write(out) {
-                fatal.get_or_insert(format!("writing the JSON records: {e}"));
-                shared.stop.store(true, Ordering::Relaxed);
-            }
+        if let Err(e) = outputs.write(&task, &game) {
+            fail(e);
         }
         if !progress.tty {
+            let (red, black) = task.colours();
             progress.line(&format!(
                 "Finished game {} ({} vs {}): {} {{{}}}",
                 task.number + 1,

@@ -16,6 +16,8 @@
 
 use crate::pgn;
 use crate::position::{Position, START_FEN};
+use crate::replay::{self, Accept, BadMove};
+use crate::rng::SplitMix;
 use crate::types::Move;
 use std::path::Path;
 
@@ -45,7 +47,7 @@ impl Opening {
     pub fn position(&self) -> Result<Position, String> {
         let mut pos = Position::from_fen(&self.fen).map_err(|e| format!("bad FEN: {e}"))?;
         for &m in &self.moves {
-            if !(pos.is_pseudo_legal(m) && pos.is_legal(m)) {
+            if !replay::is_legal_move(&pos, m) {
                 return Err(format!("{m} is not legal in {}", pos.to_fen()));
             }
             pos.make_move(m);
@@ -56,15 +58,16 @@ impl Opening {
 
 /// Replays ICCS move text from `fen`, checking every move.
 fn build(fen: &str, moves_text: &str) -> Result<Opening, String> {
-    let pos = Position::from_fen(fen).map_err(|e| format!("bad FEN '{fen}': {e}"))?;
+    let mut pos = Position::from_fen(fen).map_err(|e| format!("bad FEN '{fen}': {e}"))?;
     // Normalise the FEN so the start position is recognised whatever the
     // spelling of its counters.
     let fen = pos.to_fen();
-    let mut moves = Vec::new();
-    for text in moves_text.split_whitespace() {
-        let m = Move::parse(text).ok_or_else(|| format!("'{text}' is not an ICCS move"))?;
-        moves.push(m);
-    }
+    let moves = replay::replay(&mut pos, moves_text.split_whitespace(), Accept::Iccs).map_err(
+        |e| match e.reason {
+            BadMove::Illegal { mv, .. } => format!("{mv} is not legal in {}", pos.to_fen()),
+            _ => format!("'{}' is not an ICCS move", e.text),
+        },
+    )?;
     let opening = Opening {
         label: if moves.is_empty() {
             if fen == START_FEN {
@@ -78,7 +81,6 @@ fn build(fen: &str, moves_text: &str) -> Result<Opening, String> {
         fen,
         moves,
     };
-    opening.position()?;
     Ok(opening)
 }
 
@@ -127,7 +129,7 @@ pub fn parse_pgn(text: &str) -> Result<Vec<Opening>, String> {
 /// Reads an opening file: PGN if its name ends in `.pgn` or its first
 /// non-blank character is `[`, else `FEN|moves` lines.
 pub fn load(path: &Path) -> Result<Vec<Opening>, String> {
-    let text = pgn::read_text(path).map_err(|e| format!("{}: {e}", path.display()))?;
+    let text = crate::games::read_text(path).map_err(|e| format!("{}: {e}", path.display()))?;
     let is_pgn = path
         .extension()
         .is_some_and(|e| e.eq_ignore_ascii_case("pgn"))
@@ -149,30 +151,6 @@ pub fn load(path: &Path) -> Result<Vec<Opening>, String> {
 pub enum Order {
     Sequential,
     Random,
-}
-
-/// SplitMix64: a small seeded generator for shuffling.
-pub struct SplitMix(pub u64);
-
-impl SplitMix {
-    pub fn next_u64(&mut self) -> u64 {
-        self.0 = self.0.wrapping_add(0x9E37_79B9_7F4A_7C15);
-        let mut z = self.0;
-        z = (z ^ (z >> 30)).wrapping_mul(0xBF58_476D_1CE4_E5B9);
-        z = (z ^ (z >> 27)).wrapping_mul(0x94D0_49BB_1331_11EB);
-        z ^ (z >> 31)
-    }
-
-    /// Uniform in 0..n (n > 0), by rejection so no value is favoured.
-    pub fn below(&mut self, n: u64) -> u64 {
-        let zone = u64::MAX - u64::MAX % n;
-        loop {
-            let x = self.next_u64();
-            if x < zone {
-                return x % n;
-            }
-        }
-    }
 }
 
 /// The opening index for each of `pairs` game pairs: the suite in order

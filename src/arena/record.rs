@@ -168,7 +168,7 @@ pub fn write_game(out: &mut dyn Write, header: &Header, game: &GameRecord) -> io
         if let Some(r) = rec {
             w.push(&format!("{{{}}}", move_comment(&pos, r)));
         }
-        if !(pos.is_pseudo_legal(m) && pos.is_legal(m)) {
+        if !crate::replay::is_legal_move(&pos, m) {
             // Cannot happen for refereed moves; stop rather than corrupt.
             break;
         }
@@ -183,9 +183,10 @@ pub fn write_game(out: &mut dyn Write, header: &Header, game: &GameRecord) -> io
 
 #[cfg(test)]
 mod tests {
-    use super::super::game::{GameResult, Termination};
+    use super::super::game::Termination;
     use super::super::openings::Opening;
     use super::*;
+    use crate::games::GameResult;
     use crate::rules::Reason;
 
     #[test]

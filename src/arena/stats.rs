@@ -225,8 +225,8 @@ const REGULARIZE: f64 = 1e-3;
 /// θ found by bisection. `freq` must be positive everywhere and `s` must lie
 /// strictly between the smallest and largest score.
 fn mle_with_mean(scores: &[f64], freq: &[f64], s: f64) -> Vec<f64> {
-    let lo_score = scores.iter().cloned().fold(f64::INFINITY, f64::min);
-    let hi_score = scores.iter().cloned().fold(f64::NEG_INFINITY, f64::max);
+    let lo_score = scores.iter().copied().fold(f64::INFINITY, f64::min);
+    let hi_score = scores.iter().copied().fold(f64::NEG_INFINITY, f64::max);
     // 1 + θ (a_i - s) > 0 for every i bounds θ to this open interval, at
     // whose ends the function below runs to +∞ and -∞.
     let (mut lo, mut hi) = (-1.0 / (hi_score - s), -1.0 / (lo_score - s));
@@ -562,30 +562,17 @@ mod tests {
         }
     }
 
-    /// A small deterministic generator for the simulation below.
-    struct SplitMix(u64);
-    impl SplitMix {
-        fn next_f64(&mut self) -> f64 {
-            self.0 = self.0.wrapping_add(0x9E37_79B9_7F4A_7C15);
-            let mut z = self.0;
-            z = (z ^ (z >> 30)).wrapping_mul(0xBF58_476D_1CE4_E5B9);
-            z = (z ^ (z >> 27)).wrapping_mul(0x94D0_49BB_1331_11EB);
-            z ^= z >> 31;
-            (z >> 11) as f64 / (1u64 << 53) as f64
-        }
-    }
-
     /// Plays simulated pairs with per-game win/draw/loss probabilities for
     /// a given true Elo and draw rate until the SPRT decides.
     fn simulate(true_elo: f64, seed: u64) -> (Hypothesis, u32) {
         let sprt = Sprt::default();
-        let mut rng = SplitMix(seed);
+        let mut rng = crate::rng::SplitMix(seed);
         let score = elo_to_score(true_elo);
         let draw = 0.4;
         let win = score - draw / 2.0;
         let mut penta = Penta::default();
         let mut game = || {
-            let x = rng.next_f64();
+            let x = rng.unit();
             if x < win {
                 1.0
             } else if x < win + draw {

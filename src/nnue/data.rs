@@ -228,7 +228,7 @@ impl Record {
         for &(p, sq) in &e.pieces {
             board[sq.index()] = p;
         }
-        let s = crate::position::board_fen(&board);
+        let s = crate::position::placement_fen(&board);
         let side = if e.side == Color::Red { 'w' } else { 'b' };
         Ok(format!("{s} {side} - - 0 1"))
     }
@@ -351,7 +351,7 @@ mod tests {
     #[test]
     fn random_game_positions_round_trip() {
         let mut pos = Position::startpos();
-        let mut seed = 0x1234_5678_9abc_def0u64;
+        let mut lcg = crate::rng::Lcg(0x1234_5678_9abc_def0u64);
         let mut buf = Vec::new();
         let mut fens = Vec::new();
         for ply in 0..400 {
@@ -362,10 +362,7 @@ mod tests {
             let r = Record::new(&pos, (ply as i32 * 7 - 900) as i16, ply, Wdl::Draw);
             write_records(&mut buf, &[r]).unwrap();
             fens.push(pos.to_fen());
-            seed = seed
-                .wrapping_mul(6364136223846793005)
-                .wrapping_add(1442695040888963407);
-            pos.make_move(moves.as_slice()[(seed >> 33) as usize % moves.len()]);
+            pos.make_move(moves.as_slice()[(lcg.next_u64() >> 33) as usize % moves.len()]);
         }
         let back = read_records(&mut &buf[..]).unwrap();
         assert_eq!(back.len(), fens.len());

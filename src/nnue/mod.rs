@@ -61,13 +61,8 @@ mod tests {
 
     /// A network with pseudo-random weights in the trained ranges.
     pub(crate) fn random_network(seed: u64) -> Network {
-        let mut s = seed;
-        let mut next = move |m: i64| {
-            s = s
-                .wrapping_mul(6364136223846793005)
-                .wrapping_add(1442695040888963407);
-            ((s >> 33) as i64 % (2 * m + 1) - m) as i16
-        };
+        let mut lcg = crate::rng::Lcg(seed);
+        let mut next = move |m: i64| ((lcg.next_u64() >> 33) as i64 % (2 * m + 1) - m) as i16;
         let ft = (0..INPUTS * HIDDEN).map(|_| next(120)).collect();
         let bias = std::array::from_fn(|_| next(200));
         let out = (0..BUCKETS * 2 * HIDDEN).map(|_| next(127)).collect();
@@ -81,13 +76,8 @@ mod tests {
         net.base = Base::Classical;
         let net = Arc::new(net);
         let mut stack = NnueStack::new(net.clone());
-        let mut seed = 17u64;
-        let mut rand = |n: usize| {
-            seed = seed
-                .wrapping_mul(6364136223846793005)
-                .wrapping_add(1442695040888963407);
-            (seed >> 33) as usize % n
-        };
+        let mut lcg = crate::rng::Lcg(17);
+        let mut rand = |n: usize| (lcg.next_u64() >> 33) as usize % n;
         let mut checked = 0;
         for game in 0..30 {
             let mut pos = Position::startpos();
@@ -157,16 +147,13 @@ mod tests {
     fn colour_swap_gives_the_same_evaluation() {
         let net = random_network(9);
         let mut pos = Position::startpos();
-        let mut seed = 3u64;
+        let mut lcg = crate::rng::Lcg(3);
         for _ in 0..120 {
             let moves = movegen::legal_moves(&pos);
             if moves.is_empty() {
                 break;
             }
-            seed = seed
-                .wrapping_mul(6364136223846793005)
-                .wrapping_add(1442695040888963407);
-            pos.make_move(moves.as_slice()[(seed >> 33) as usize % moves.len()]);
+            pos.make_move(moves.as_slice()[(lcg.next_u64() >> 33) as usize % moves.len()]);
             assert_eq!(
                 evaluate_full(&net, &pos),
                 evaluate_full(&net, &pos.colour_swapped())

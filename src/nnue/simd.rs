@@ -207,11 +207,8 @@ pub mod avx2 {
 mod tests {
     use super::*;
 
-    fn rng(seed: &mut u64) -> u64 {
-        *seed = seed
-            .wrapping_mul(6364136223846793005)
-            .wrapping_add(1442695040888963407);
-        *seed >> 17
+    fn rng(lcg: &mut crate::rng::Lcg) -> u64 {
+        lcg.next_u64() >> 17
     }
 
     #[test]
@@ -222,7 +219,7 @@ mod tests {
                 eprintln!("skipped: this CPU has no AVX2");
                 return;
             }
-            let mut seed = 99;
+            let mut seed = crate::rng::Lcg(99);
             let features = 40;
             let weights: Vec<i16> = (0..features * HIDDEN)
                 .map(|_| (rng(&mut seed) % 2001) as i16 - 1000)

@@ -19,13 +19,15 @@
 //! `Error (<reason>): <line>`; notes go out as `# ...` comments.
 
 use super::options::{self, Kind, OptionId};
-use super::parse::{parse_bool, parse_command, parse_int};
+use super::parse::{parse_command, parse_int};
 use super::{DRAW_ACCEPT, NAME_LINE, Pending, Session, is_legal, move_list};
-use crate::engine::{EngineOptions, GoOutcome, GoRequest};
+use crate::engine::{EngineOptions, GoRequest};
 use crate::movegen;
 use crate::position::Position;
+use crate::replay::{self, Accept};
 use crate::rules::{self, Outcome, Reason, RuleSettings};
 use crate::search::{IterationInfo, Report};
+use crate::text::parse_bool;
 use crate::time::{self, Clock, Limits};
 use crate::types::*;
 use std::collections::VecDeque;
@@ -314,7 +316,7 @@ impl<W: Write> Session<W> {
             },
             "sd" => match args.first().and_then(|t| t.parse::<i32>().ok()) {
                 Some(d) if args.len() == 1 && d > 0 => {
-                    self.cecp.depth = Some(d.min(MAX_PLY as i32 - 8))
+                    self.cecp.depth = Some(d.min(MAX_PLY as i32 - 8));
                 }
                 _ => self.emit(&error("sd takes a depth of 1 or more", text)),
             },
@@ -429,7 +431,7 @@ impl<W: Write> Session<W> {
             }
             "white" | "black" | "edit" | "pause" | "resume" | "exclude" | "include"
             | "setscore" | "lift" | "put" | "hover" | "egtpath" => {
-                self.emit(&error("command not supported", text))
+                self.emit(&error("command not supported", text));
             }
             _ if tokens.len() == 1 && looks_like_move(first) => self.cecp_user_move(first),
             _ => self.emit(&error("unknown command", text)),
@@ -487,7 +489,7 @@ impl<W: Write> Session<W> {
     }
 
     fn cecp_user_move(&mut self, word: &str) {
-        let mv = super::parse::parse_move(word).filter(|&m| is_legal(&self.cecp.game, m));
+        let mv = replay::read_move(&self.cecp.game, word, Accept::Iccs).ok();
         let Some(mv) = mv.filter(|_| !self.cecp.bad_setup) else {
             self.emit(&format!("Illegal move: {word}"));
             return;
@@ -572,7 +574,7 @@ impl<W: Write> Session<W> {
         if let Some(note) = self.engine.prepare() {
             self.diag(&note);
         }
-        let mut pending = Pending {
+        let pending = Pending {
             root,
             draw_offered: false,
             clocked: limits.clock.is_some(),
@@ -580,29 +582,13 @@ impl<W: Write> Session<W> {
             book_weight: None,
         };
         self.cecp.searches.push_back(purpose);
-        match self.engine.go(GoRequest {
-            limits,
-            searchmoves: Vec::new(),
-        }) {
-            GoOutcome::Searching { budget } => {
-                if self.engine.options.debug
-                    && let Some(b) = budget
-                {
-                    self.diag(&format!(
-                        "time budget: optimum {} ms, maximum {} ms",
-                        b.optimum.as_millis(),
-                        b.maximum.as_millis()
-                    ));
-                }
-                self.pending.push_back(pending);
-            }
-            GoOutcome::Book { mv, weight } => {
-                pending.book_weight = Some(weight);
-                self.answer_now(pending, Some(mv));
-            }
-            GoOutcome::NoLegalMove => self.answer_now(pending, None),
-            GoOutcome::Unsearched { mv } => self.answer_now(pending, Some(mv)),
-        }
+        self.start_go(
+            pending,
+            GoRequest {
+                limits,
+                searchmoves: Vec::new(),
+            },
+        );
     }
 
     /// The limits for our move (or for pondering on it) under the time

@@ -23,7 +23,9 @@ use crate::engine::{Engine, GoOutcome, GoRequest};
 use crate::eval;
 use crate::movegen;
 use crate::position::Position;
+use crate::replay::{self, Accept, BadMove, is_legal_move as is_legal};
 use crate::search::{IterationInfo, Report, Reporter};
+use crate::text;
 use crate::time::{Clock, Limits};
 use crate::tools::{bench, perft};
 use crate::tt::TtHit;
@@ -31,9 +33,9 @@ use crate::types::*;
 use crate::wdl;
 use crossbeam_channel::{Receiver, Sender, unbounded};
 use options::Effect;
-use parse::{Base, Command, GoParams, OptionSpec, PositionSpec, parse_command, parse_move, quote};
+use parse::{Base, Command, GoParams, OptionSpec, PositionSpec, parse_command, quote};
 use std::collections::VecDeque;
-use std::io::{BufRead, BufReader, Read, Write};
+use std::io::{Read, Write};
 use std::sync::Arc;
 
 /// The engine's name and version (`chuhe` + [`crate::VERSION`]): the UCCI
@@ -131,68 +133,29 @@ pub fn run_stdio() {
     run(std::io::stdin(), std::io::stdout());
 }
 
+/// Starts the input thread: lines of at most `MAX_LINE` bytes (a longer
+/// one is reported by its length), then `Eof` (also on a read error).
 fn spawn_reader<R: Read + Send + 'static>(input: R, tx: Sender<Event>) {
+    let end_tx = tx.clone();
     let fallback = tx.clone();
-    let spawned = std::thread::Builder::new()
-        .name("input".to_string())
-        .spawn(move || read_lines(input, &tx));
-    if spawned.is_err() {
+    let line = move |bytes: &[u8], len: usize| {
+        let event = if len > MAX_LINE {
+            Event::TooLong(len)
+        } else {
+            Event::Line(parse::clean_line(bytes))
+        };
+        tx.send(event).is_ok()
+    };
+    let end = move |error: Option<std::io::Error>| {
+        if let Some(e) = error {
+            log::warn!("input: {e}");
+        }
+        let _ = end_tx.send(Event::Eof);
+    };
+    if text::spawn_line_reader("input", input, MAX_LINE, line, end).is_err() {
         log::error!("cannot start the input thread");
         let _ = fallback.send(Event::Eof);
     }
-}
-
-/// Cuts the input into lines at `\n`, keeping at most `MAX_LINE` bytes of
-/// each, and forwards them; ends with `Eof` (also on a read error).
-fn read_lines<R: Read>(input: R, tx: &Sender<Event>) {
-    let mut reader = BufReader::with_capacity(1 << 16, input);
-    let mut line: Vec<u8> = Vec::new();
-    let mut len = 0usize;
-    loop {
-        let (consumed, complete) = match reader.fill_buf() {
-            Ok([]) => break,
-            Ok(buf) => match buf.iter().position(|&b| b == b'\n') {
-                Some(i) => {
-                    keep(&mut line, &buf[..i], &mut len);
-                    (i + 1, true)
-                }
-                None => {
-                    keep(&mut line, buf, &mut len);
-                    (buf.len(), false)
-                }
-            },
-            Err(e) if e.kind() == std::io::ErrorKind::Interrupted => continue,
-            Err(e) => {
-                log::warn!("input: {e}");
-                break;
-            }
-        };
-        reader.consume(consumed);
-        if complete && !forward(tx, &mut line, &mut len) {
-            return;
-        }
-    }
-    if len > 0 && !forward(tx, &mut line, &mut len) {
-        return;
-    }
-    let _ = tx.send(Event::Eof);
-}
-
-fn keep(line: &mut Vec<u8>, bytes: &[u8], len: &mut usize) {
-    let room = MAX_LINE.saturating_sub(line.len());
-    line.extend_from_slice(&bytes[..bytes.len().min(room)]);
-    *len = len.saturating_add(bytes.len());
-}
-
-fn forward(tx: &Sender<Event>, line: &mut Vec<u8>, len: &mut usize) -> bool {
-    let event = if *len > MAX_LINE {
-        Event::TooLong(*len)
-    } else {
-        Event::Line(parse::clean_line(line))
-    };
-    line.clear();
-    *len = 0;
-    tx.send(event).is_ok()
 }
 
 /// ` wdl W D L`, or nothing.
@@ -306,8 +269,8 @@ impl<W: Write> Session<W> {
         let written = self
             .out
             .write_all(line.as_bytes())
-            .and_then(|_| self.out.write_all(b"\n"))
-            .and_then(|_| self.out.flush());
+            .and_then(|()| self.out.write_all(b"\n"))
+            .and_then(|()| self.out.flush());
         if let Err(e) = written {
             log::warn!("output closed: {e}");
             self.broken = true;
@@ -647,7 +610,7 @@ impl<W: Write> Session<W> {
         let mut banned = Vec::new();
         let mut bad = Vec::new();
         for w in words {
-            match parse_move(w).filter(|&m| is_legal(pos, m)) {
+            match replay::read_move(pos, w, Accept::Iccs).ok() {
                 Some(m) => banned.push(m),
                 None => bad.push(quote(w)),
             }
@@ -672,7 +635,7 @@ impl<W: Write> Session<W> {
             self.diag("go while searching: the running search is stopped first");
         }
         let root = self.engine.position().clone();
-        let mut pending = Pending {
+        let pending = Pending {
             root,
             draw_offered: g.draw,
             clocked: limits.as_ref().is_some_and(|l| l.clock.is_some()),
@@ -687,11 +650,21 @@ impl<W: Write> Session<W> {
         if let Some(note) = self.engine.prepare() {
             self.diag(&note);
         }
+        self.start_go(
+            pending,
+            GoRequest {
+                limits,
+                searchmoves,
+            },
+        );
+    }
+
+    /// Hands `request` to the engine: a search, whose answer `pending`
+    /// owes, or an answer now (a book move, no legal move, a move played
+    /// without a search).
+    fn start_go(&mut self, mut pending: Pending, request: GoRequest) {
         let debug = self.engine.options.debug;
-        match self.engine.go(GoRequest {
-            limits,
-            searchmoves,
-        }) {
+        match self.engine.go(request) {
             GoOutcome::Searching { budget } => {
                 if debug && let Some(b) = budget {
                     self.diag(&format!(
@@ -791,7 +764,7 @@ impl<W: Write> Session<W> {
         let mut moves = Vec::new();
         let mut bad = Vec::new();
         for w in words {
-            match parse_move(w).filter(|&m| is_legal(pos, m)) {
+            match replay::read_move(pos, w, Accept::Iccs).ok() {
                 Some(m) => moves.push(m),
                 None => bad.push(quote(w)),
             }
@@ -874,10 +847,6 @@ impl<W: Write> Session<W> {
     }
 }
 
-fn is_legal(pos: &Position, m: Move) -> bool {
-    m.is_some() && pos.is_pseudo_legal(m) && pos.is_legal(m)
-}
-
 /// The position a `position` (or `probe`) line describes, with every move
 /// made so that the history holds each earlier position.
 pub fn build_position(spec: &PositionSpec) -> Result<Position, String> {
@@ -887,28 +856,16 @@ pub fn build_position(spec: &PositionSpec) -> Result<Position, String> {
             Position::from_fen(fen).map_err(|e| format!("invalid FEN {}: {e}", quote(fen)))?
         }
     };
-    for (i, text) in spec.moves.iter().enumerate() {
-        let Some(m) = parse_move(text) else {
-            return Err(format!("move {} {} is not a move", i + 1, quote(text)));
-        };
-        if m == Move::NULL {
-            if pos.in_check() {
-                return Err(format!(
-                    "move {} (0000): a side in check cannot pass",
-                    i + 1
-                ));
+    let moves = spec.moves.iter().map(String::as_str);
+    if let Err(e) = replay::replay(&mut pos, moves, Accept::IccsAndNull) {
+        let i = e.index;
+        return Err(match e.reason {
+            BadMove::Null { .. } => format!("move {i} (0000): a side in check cannot pass"),
+            BadMove::Illegal { mv, .. } => {
+                format!("move {i} ({mv}) is not legal in {}", pos.to_fen())
             }
-            pos.make_null_move();
-            continue;
-        }
-        if !is_legal(&pos, m) {
-            return Err(format!(
-                "move {} ({m}) is not legal in {}",
-                i + 1,
-                pos.to_fen()
-            ));
-        }
-        pos.make_move(m);
+            _ => format!("move {i} {} is not a move", quote(&e.text)),
+        });
     }
     Ok(pos)
 }
@@ -966,6 +923,7 @@ const HELP: &[&str] = &[
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::rng::XorShift as Rng;
 
     /// Runs a whole session in-process on `input` and returns its output.
     fn session(input: &[u8]) -> String {
@@ -1013,7 +971,7 @@ mod tests {
             let mut out = Vec::new();
             let input = format!("{hello}\nposition startpos\ngo depth 20\n");
             run_with(std::io::Cursor::new(input.into_bytes()), &mut out, |e| {
-                e.test_book = Some((h2e2, 9))
+                e.test_book = Some((h2e2, 9));
             });
             let out = String::from_utf8(out).unwrap();
             let lines: Vec<&str> = out.lines().collect();
@@ -1044,20 +1002,6 @@ mod tests {
             ..spec
         };
         assert!(build_position(&bad).unwrap_err().contains("move 2"));
-    }
-
-    /// A small deterministic generator for the property tests (no crate).
-    struct Rng(u64);
-    impl Rng {
-        fn next(&mut self) -> u64 {
-            self.0 ^= self.0 << 13;
-            self.0 ^= self.0 >> 7;
-            self.0 ^= self.0 << 17;
-            self.0
-        }
-        fn below(&mut self, n: usize) -> usize {
-            (self.next() % n as u64) as usize
-        }
     }
 
     const WORDS: &[&str] = &[
@@ -1118,7 +1062,7 @@ mod tests {
         let mut rng = Rng(0x9e37_79b9_7f4a_7c15);
         for _ in 0..20_000 {
             let len = rng.below(80);
-            let bytes: Vec<u8> = (0..len).map(|_| rng.next() as u8).collect();
+            let bytes: Vec<u8> = (0..len).map(|_| rng.next_u64() as u8).collect();
             let line = parse::clean_line(&bytes);
             let _ = parse_command(&line);
             let _ = Position::from_fen(&line);
@@ -1210,7 +1154,7 @@ mod tests {
             let mut input = b"xboard\nprotover 2\nst 0.02\nsd 3\n".to_vec();
             for _ in 0..rng.below(30) {
                 if rng.below(5) == 0 {
-                    input.extend((0..rng.below(40)).map(|_| rng.next() as u8));
+                    input.extend((0..rng.below(40)).map(|_| rng.next_u64() as u8));
                 } else {
                     let words: Vec<&str> = (0..1 + rng.below(6))
                         .map(|_| CECP_WORDS[rng.below(CECP_WORDS.len())])
@@ -1238,7 +1182,7 @@ mod tests {
             let mut input = Vec::new();
             for _ in 0..rng.below(30) {
                 if rng.below(4) == 0 {
-                    input.extend((0..rng.below(40)).map(|_| rng.next() as u8));
+                    input.extend((0..rng.below(40)).map(|_| rng.next_u64() as u8));
                 } else {
                     let words: Vec<&str> = (0..rng.below(8))
                         .map(|_| WORDS[rng.below(WORDS.len())])

@@ -5,10 +5,11 @@
 //! `Move Overhead`, `moveoverhead` and `MOVE_OVERHEAD` are one option.
 
 use super::Dialect;
-use super::parse::{parse_bool, parse_int, quote};
+use super::parse::{parse_int, quote};
 use crate::engine::{self, EngineOptions, Randomness};
 use crate::search::{Level, Style};
 use crate::skill;
+use crate::text::parse_bool;
 use crate::thread::MAX_THREADS;
 
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -662,7 +663,7 @@ pub fn apply(d: &OptionDef, value: Option<&str>, o: &mut EngineOptions) -> Resul
             o.style = Style::ALL
                 .into_iter()
                 .find(|s| s.name() == lower)
-                .ok_or_else(combo_error)?
+                .ok_or_else(combo_error)?;
         }
         OptionId::Pruning => o.pruning = level(&lower).ok_or_else(combo_error)?,
         OptionId::Knowledge => o.knowledge = level(&lower).ok_or_else(combo_error)?,

@@ -7,10 +7,7 @@
 //! with single values come back inside the command so that the rest of it
 //! can still be obeyed.
 
-use crate::types::Move;
-
-/// Longest text of the host's that a diagnostic quotes.
-const QUOTE_LIMIT: usize = 40;
+use crate::text::{clip, parse_bool};
 
 #[derive(Clone, Debug, PartialEq)]
 pub enum Command {
@@ -110,15 +107,11 @@ impl GoParams {
 
 /// Quotes host text in a diagnostic: printable, short, one line.
 pub fn quote(s: &str) -> String {
-    let mut q: String = s
+    let printable: String = s
         .chars()
         .map(|c| if c.is_control() { ' ' } else { c })
-        .take(QUOTE_LIMIT)
         .collect();
-    if s.chars().count() > QUOTE_LIMIT {
-        q.push_str("...");
-    }
-    format!("'{q}'")
+    format!("'{}'", clip(&printable, "..."))
 }
 
 /// Turns raw input bytes into a line of text: invalid UTF-8 becomes U+FFFD,
@@ -189,14 +182,6 @@ pub fn parse_command(line: &str) -> Result<Option<Command>, String> {
         _ => return Err(format!("unknown command {}", quote(first))),
     };
     Ok(Some(cmd))
-}
-
-pub fn parse_bool(v: &str) -> Option<bool> {
-    match v.to_ascii_lowercase().as_str() {
-        "true" | "on" | "yes" | "1" => Some(true),
-        "false" | "off" | "no" | "0" => Some(false),
-        _ => None,
-    }
 }
 
 fn parse_depth_arg(cmd: &str, rest: &[&str]) -> Result<u32, String> {
@@ -393,11 +378,6 @@ fn value<T>(
             v
         }
     }
-}
-
-/// Parses move text as hosts write it (either case).
-pub fn parse_move(t: &str) -> Option<Move> {
-    Move::parse(&t.to_ascii_lowercase())
 }
 
 #[cfg(test)]

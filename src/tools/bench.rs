@@ -88,7 +88,7 @@ pub fn run_with(
                 match r {
                     Report::Iteration(info) => s.0 = info.nodes,
                     Report::BestMove { best, .. } => {
-                        s.1 = best.map_or("(none)".to_string(), |m| m.to_string())
+                        s.1 = best.map_or("(none)".to_string(), |m| m.to_string());
                     }
                     _ => {}
                 }

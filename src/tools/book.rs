@@ -1,20 +1,14 @@
 //! `chuhe book build | probe | stats`: make the opening book from game
 //! files, look a position up, and describe a book.
 //!
-//! Game files are told apart by content: PGN (moves in ICCS, Chinese or
-//! WXF; `[FEN]` tags honoured) or tab-separated lines in the CCPD layout
-//! `result, ecco, red, black, date, startfen, moves` (the first field is the
-//! result, the last two the start FEN and the space-separated ICCS moves).
-//! Either may be xz-compressed.
+//! Game files (PGN or CCPD TSV, plain or xz) are read by [`crate::games`].
 
-use crate::book::{
-    Book, BookBuilder, BookMove, BookSet, BuildRule, BuildSummary, EMBEDDED_NAME, GameResult,
-};
+use crate::book::{Book, BookBuilder, BookMove, BookSet, BuildRule, BuildSummary, EMBEDDED_NAME};
+use crate::games::read_games;
 use crate::movegen;
 use crate::notation::{self, Script};
-use crate::pgn;
 use crate::position::Position;
-use crate::types::Move;
+use crate::replay::{self, Accept::AnyNotation};
 use clap::Subcommand;
 use std::collections::HashMap;
 use std::io::Write;
@@ -84,107 +78,6 @@ pub fn run(command: BookCommand, out: &mut impl Write) -> Result<(), String> {
         }
         BookCommand::Probe { fen, moves, book } => probe(fen.as_deref(), &moves, &book, out),
         BookCommand::Stats { book, games } => stats(&book, &games, out),
-    }
-    .map_err(|e| e.to_string())
-}
-
-/// A game read from a file: its start, the moves that could be read (all
-/// of them, or up to the first bad one), and its result.
-pub struct GameRecord {
-    pub start: Position,
-    pub moves: Vec<Move>,
-    pub result: Option<GameResult>,
-    /// Why reading stopped early, if it did.
-    pub problem: Option<String>,
-}
-
-/// Reads every game of a PGN or TSV file, replaying at most `max_ply`
-/// moves of each.
-pub fn read_games(path: &Path, max_ply: usize) -> Result<Vec<GameRecord>, String> {
-    let text = pgn::read_text(path).map_err(|e| format!("{}: {e}", path.display()))?;
-    let first = text.lines().map(str::trim).find(|l| !l.is_empty());
-    let is_tsv = first.is_some_and(|l| !l.starts_with('[') && l.contains('\t'));
-    Ok(if is_tsv {
-        text.lines()
-            .filter(|l| !l.trim().is_empty())
-            .map(|line| tsv_game(line, max_ply))
-            .collect()
-    } else {
-        pgn::parse_games(&text)
-            .iter()
-            .map(|g| pgn_game(g, max_ply))
-            .collect()
-    })
-}
-
-fn replay<'a>(
-    start: Position,
-    texts: impl Iterator<Item = &'a str>,
-    max_ply: usize,
-    result: Option<GameResult>,
-) -> GameRecord {
-    let mut pos = start.clone();
-    let mut moves = Vec::new();
-    let mut problem = None;
-    for (i, text) in texts.take(max_ply).enumerate() {
-        match notation::parse_move(&pos, text) {
-            Ok(m) => {
-                pos.make_move(m);
-                moves.push(m);
-            }
-            Err(e) => {
-                problem = Some(format!("ply {}: {e}", i + 1));
-                break;
-            }
-        }
-    }
-    GameRecord {
-        start,
-        moves,
-        result,
-        problem,
-    }
-}
-
-fn tsv_game(line: &str, max_ply: usize) -> GameRecord {
-    let fields: Vec<&str> = line.split('\t').collect();
-    let bad = |why: String| GameRecord {
-        start: Position::startpos(),
-        moves: Vec::new(),
-        result: None,
-        problem: Some(why),
-    };
-    if fields.len() < 3 {
-        return bad("fewer than three tab-separated fields".to_string());
-    }
-    let start = match Position::from_fen(fields[fields.len() - 2]) {
-        Ok(p) => p,
-        Err(e) => return bad(format!("bad start FEN: {e}")),
-    };
-    let result = GameResult::parse(fields[0]);
-    replay(
-        start,
-        fields[fields.len() - 1].split_whitespace(),
-        max_ply,
-        result,
-    )
-}
-
-fn pgn_game(game: &pgn::PgnGame, max_ply: usize) -> GameRecord {
-    let result = game.result().and_then(GameResult::parse);
-    match game.start_position() {
-        Ok(start) => replay(
-            start,
-            game.moves.iter().map(String::as_str),
-            max_ply,
-            result,
-        ),
-        Err(e) => GameRecord {
-            start: Position::startpos(),
-            moves: Vec::new(),
-            result,
-            problem: Some(e.to_string()),
-        },
     }
 }
 
@@ -273,10 +166,8 @@ fn probe(fen: Option<&str>, moves: &str, books: &str, out: &mut impl Write) -> R
         Some(f) => Position::from_fen(f).map_err(|e| format!("invalid FEN: {e}"))?,
         None => Position::startpos(),
     };
-    for text in moves.split_whitespace() {
-        let m = notation::parse_move(&pos, text).map_err(|e| e.to_string())?;
-        pos.make_move(m);
-    }
+    replay::replay(&mut pos, moves.split_whitespace(), AnyNotation)
+        .map_err(|e| e.reason.to_string())?;
     let found = set.probe(&pos);
     let total: u64 = found.iter().map(|b| b.weight as u64).sum();
     writeln!(out, "{}", pos.to_fen()).map_err(|e| e.to_string())?;

@@ -38,15 +38,15 @@
 //! does not duplicate its records. `scripts/cluster/datagen.py` runs the
 //! shards over a Ray cluster.
 
-use crate::arena::openings::SplitMix;
-use crate::book::GameResult;
+use crate::games::GameResult;
+use crate::games::{Game, read_games};
 use crate::movegen;
 use crate::nnue::data::{self, Record, Wdl};
 use crate::position::Position;
+use crate::rng::SplitMix;
 use crate::rules::{self, Outcome, RuleSettings};
 use crate::search::{Report, SearchJob, Worker};
 use crate::time::Limits;
-use crate::tools::book::{GameRecord, read_games};
 use crate::tt::TranspositionTable;
 use crate::types::*;
 use std::io::{BufWriter, Write};
@@ -193,7 +193,7 @@ struct PlayedGame {
 /// out lopsided or ended the game (the caller tries the next game number).
 fn opening(
     rng: &mut SplitMix,
-    masters: &[GameRecord],
+    masters: &[Game],
     opts: &DatagenOptions,
     searcher: &mut Searcher,
 ) -> Option<(Position, u32)> {
@@ -458,8 +458,8 @@ fn progress_line(p: &Progress, start: Instant, opts: &DatagenOptions, work: &Wor
 
 /// The numbered items of one run.
 enum Work {
-    SelfPlay { masters: Vec<GameRecord> },
-    Games(Vec<GameRecord>),
+    SelfPlay { masters: Vec<Game> },
+    Games(Vec<Game>),
     Relabel(Vec<Record>),
     Labels(Vec<Record>),
 }
@@ -527,10 +527,11 @@ impl Work {
             }
             Work::Games(games) => {
                 let game = &games[g as usize];
-                let result = game.result.map(|r| match r {
-                    GameResult::RedWin => Wdl::RedWins,
-                    GameResult::Draw => Wdl::Draw,
-                    GameResult::BlackWin => Wdl::BlackWins,
+                let result = game.result.and_then(|r| match r {
+                    GameResult::Win(Color::Red) => Some(Wdl::RedWins),
+                    GameResult::Win(Color::Black) => Some(Wdl::BlackWins),
+                    GameResult::Draw => Some(Wdl::Draw),
+                    GameResult::Unfinished => None,
                 });
                 count_game(result);
                 let Some(result) = result else {
@@ -580,7 +581,7 @@ impl Work {
 /// (fen, score, best, best-is-capture, result for Red, ply, game), keeping
 /// the quiet ones.
 pub fn read_label_tsv(path: &str) -> Result<Vec<Record>, String> {
-    let text = crate::pgn::read_text(Path::new(path)).map_err(|e| format!("{path}: {e}"))?;
+    let text = crate::games::read_text(Path::new(path)).map_err(|e| format!("{path}: {e}"))?;
     let mut out = Vec::new();
     for (i, line) in text.lines().enumerate() {
         let f: Vec<&str> = line.split('\t').collect();

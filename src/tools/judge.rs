@@ -9,6 +9,7 @@
 //! do not change the verdict.
 
 use crate::position::{FenError, Position};
+use crate::replay::{self, Accept, BadMove};
 use crate::rules::{self, MoveClass, Outcome, RuleSettings};
 use crate::types::Move;
 use std::fmt;
@@ -91,14 +92,13 @@ pub fn judge_game_traced(
             text: text.chars().take(16).collect(),
             why,
         };
-        let m = match Move::parse(text) {
-            None => return Err(bad("not a move (expected ICCS such as h2e2)")),
-            Some(m) if m == Move::NULL => return Err(bad("a null move, not allowed in a game")),
-            Some(m) => m,
-        };
-        if !pos.is_pseudo_legal(m) || !pos.is_legal(m) {
-            return Err(bad("illegal in this position"));
-        }
+        let m = replay::read_move(&pos, text, Accept::Iccs).map_err(|e| {
+            bad(match e {
+                BadMove::Null { .. } => "a null move, not allowed in a game",
+                BadMove::Illegal { .. } => "illegal in this position",
+                _ => "not a move (expected ICCS such as h2e2)",
+            })
+        })?;
         pos.make_move(m);
         if let Some(t) = trace.as_mut() {
             t(i + 1, m, rules::classify_last_move(&mut pos));

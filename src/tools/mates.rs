@@ -22,7 +22,6 @@
 //! best move is one of the winning first moves.
 
 use crate::movegen::{self, MoveList};
-use crate::pgn;
 use crate::position::Position;
 use crate::rules::{self, Outcome, Reason, RuleSettings};
 use crate::search::{Report, SearchJob};
@@ -100,7 +99,7 @@ impl SuiteEntry {
 
 /// Reads a whole suite file.
 pub fn read_suite(path: &Path) -> Result<Vec<SuiteEntry>, String> {
-    let text = pgn::read_text(path).map_err(|e| format!("{}: {e}", path.display()))?;
+    let text = crate::games::read_text(path).map_err(|e| format!("{}: {e}", path.display()))?;
     text.lines().filter_map(SuiteEntry::parse).collect()
 }
 
@@ -284,7 +283,7 @@ pub fn build(
     max_moves: u32,
     out: &mut impl Write,
 ) -> Result<(), String> {
-    let text = pgn::read_text(games).map_err(|e| format!("{}: {e}", games.display()))?;
+    let text = crate::games::read_text(games).map_err(|e| format!("{}: {e}", games.display()))?;
     let t = Instant::now();
     let (suite, s) = build_from_tsv(&text, max_moves, |_| {});
     let mut file = String::new();

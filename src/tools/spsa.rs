@@ -16,6 +16,7 @@
 //! iteration to `--state`, and read back from it to resume.
 
 use crate::arena::{self, cli::MatchArgs};
+use crate::rng::XorShift;
 use crate::tunables::{SPECS, Spec, Tunables};
 use clap::Parser;
 use std::io::Write;
@@ -128,18 +129,6 @@ impl Gains {
     }
 }
 
-/// A small deterministic generator for the signs.
-struct Rng(u64);
-
-impl Rng {
-    fn sign(&mut self) -> f64 {
-        self.0 ^= self.0 << 13;
-        self.0 ^= self.0 >> 7;
-        self.0 ^= self.0 << 17;
-        if self.0 >> 63 == 0 { 1.0 } else { -1.0 }
-    }
-}
-
 #[derive(Parser)]
 struct MatchCommand {
     #[command(flatten)]
@@ -204,7 +193,7 @@ pub fn run(opts: &SpsaOptions, out: &mut impl Write) -> Result<(), String> {
         },
     };
     let gains = Gains::new(opts.iterations, opts.r_end);
-    let mut rng = Rng(opts.seed | 1);
+    let mut rng = XorShift(opts.seed | 1);
     let io = |e: std::io::Error| e.to_string();
     while state.iteration < opts.iterations {
         let k = state.iteration + 1;

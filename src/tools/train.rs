@@ -24,11 +24,11 @@
 //! checkpoint (`OUT.ckpt`, to resume from) and the quantised network is
 //! written to `OUT`, so a stopped run still leaves a usable network.
 
-use crate::arena::openings::SplitMix;
 use crate::nnue::data::{self, Record};
 use crate::nnue::features::{self, BUCKETS, INPUTS};
 use crate::nnue::network::{Base, FT_CLIP, HIDDEN, Network, OUT_CLIP, QA, QB, SCALE};
 use crate::nnue::simd::{self, Accumulator};
+use crate::rng::SplitMix;
 use std::io::Write;
 use std::time::Instant;
 
@@ -759,17 +759,14 @@ mod tests {
         let out = dir.join(format!("chuhe-train-{}.nnue", std::process::id()));
         let mut records = Vec::new();
         let mut pos = Position::startpos();
-        let mut seed = 11u64;
+        let mut lcg = crate::rng::Lcg(11u64);
         for i in 0..20_000 {
             let moves = crate::movegen::legal_moves(&pos);
             if moves.is_empty() || i % 100 == 0 {
                 pos = Position::startpos();
                 continue;
             }
-            seed = seed
-                .wrapping_mul(6364136223846793005)
-                .wrapping_add(1442695040888963407);
-            pos.make_move(moves.as_slice()[(seed >> 33) as usize % moves.len()]);
+            pos.make_move(moves.as_slice()[(lcg.next_u64() >> 33) as usize % moves.len()]);
             // Label: the material balance, so there is something to learn.
             let ev = crate::eval::evaluate_at(&pos, Level::None);
             records.push(Record::new(&pos, ev as i16, i, Wdl::Draw));

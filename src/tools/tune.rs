@@ -11,10 +11,11 @@
 //! held fixed.
 
 use crate::eval::{self, FIELDS, PHASE_MAX, Pair, Params, SCALE_NORMAL, Trace};
+use crate::games::{Game, read_games};
 use crate::movegen::{self, GenKind, MoveList};
 use crate::position::Position;
+use crate::replay;
 use crate::types::*;
-use crate::{notation, pgn};
 use std::io::Write;
 
 /// One labelled position in linear form.
@@ -130,7 +131,7 @@ impl Dataset {
                 self.push(&pos, result);
                 added += 1;
             }
-            if !(pos.is_pseudo_legal(m) && pos.is_legal(m)) {
+            if !replay::is_legal_move(&pos, m) {
                 break;
             }
             pos.make_move(m);
@@ -138,68 +139,22 @@ impl Dataset {
         added
     }
 
-    /// Reads games in the master-games TSV layout
-    /// (`result ecco red black date startfen moves`).
-    pub fn read_tsv(&mut self, text: &str, opts: &TuneOptions) -> usize {
-        let mut games = 0;
-        for line in text.lines() {
-            let f: Vec<&str> = line.split('\t').collect();
-            if f.len() < 7 {
-                continue;
-            }
-            let (Some(result), Ok(pos)) = (parse_result(f[0]), Position::from_fen(f[5])) else {
+    /// Adds the games that have a result (1-0, 0-1 or a draw), as far
+    /// as they could be read, until the set holds `max_positions`.
+    /// Returns the games used.
+    pub fn add_games(&mut self, games: &[Game], opts: &TuneOptions) -> usize {
+        let mut used = 0;
+        for g in games {
+            let Some(red_points) = g.result.and_then(|r| r.points(Color::Red)) else {
                 continue;
             };
-            let moves: Vec<Move> = f[6].split_whitespace().map_while(Move::parse).collect();
-            self.add_game(pos, &moves, result, opts);
-            games += 1;
+            self.add_game(g.start.clone(), &g.moves, red_points as f32, opts);
+            used += 1;
             if self.len() >= opts.max_positions {
                 break;
             }
         }
-        games
-    }
-
-    /// Reads PGN games (as `chuhe match` writes them, or any notation the
-    /// PGN reader knows); games without a decisive or drawn result are skipped.
-    pub fn read_pgn(&mut self, text: &str, opts: &TuneOptions) -> usize {
-        let mut games = 0;
-        for game in pgn::parse_games(text) {
-            let Some(result) = game.result().and_then(parse_result) else {
-                continue;
-            };
-            let Ok(start) = game.start_position() else {
-                continue;
-            };
-            // Replay what is legal; a game cut short by a bad move still
-            // teaches its first part.
-            let mut pos = start.clone();
-            let mut moves = Vec::new();
-            for text in &game.moves {
-                match notation::parse_move(&pos, text) {
-                    Ok(m) => {
-                        pos.make_move(m);
-                        moves.push(m);
-                    }
-                    Err(_) => break,
-                }
-            }
-            self.add_game(start, &moves, result, opts);
-            games += 1;
-            if self.len() >= opts.max_positions {
-                break;
-            }
-        }
-        games
-    }
-}
-
-fn parse_result(s: &str) -> Option<f32> {
-    match s.trim() {
-        "1-0" => Some(1.0),
-        "0-1" => Some(0.0),
-        "1/2-1/2" => Some(0.5),
-        _ => None,
+        used
     }
 }
 
@@ -271,8 +226,8 @@ pub fn tune(
     let n = ds.len();
     // Every 20th position is held out to check the fit generalises.
     let (valid, train): (Vec<usize>, Vec<usize>) = (0..n).partition(|i| i % 20 == 0);
-    let mut w: Vec<(f64, f64)> = start
-        .as_slice()
+    let start_flat = start.to_flat();
+    let mut w: Vec<(f64, f64)> = start_flat
         .iter()
         .map(|p| (p.0 as f64, p.1 as f64))
         .collect();
@@ -300,7 +255,7 @@ pub fn tune(
         let t = epoch as i32;
         for i in 0..len {
             let (fm, fe) = frozen(i);
-            let s0 = start.as_slice()[i];
+            let s0 = start_flat[i];
             let g = (
                 grad[i].0 + 2.0 * opts.l2 * (w[i].0 - s0.0 as f64),
                 grad[i].1 + 2.0 * opts.l2 * (w[i].1 - s0.1 as f64),
@@ -328,9 +283,11 @@ pub fn tune(
         }
     }
     let mut out = start.clone();
-    for (dst, src) in out.as_mut_slice().iter_mut().zip(&w) {
-        *dst = Pair(src.0.round() as i32, src.1.round() as i32);
-    }
+    let rounded: Vec<Pair> = w
+        .iter()
+        .map(|src| Pair(src.0.round() as i32, src.1.round() as i32))
+        .collect();
+    out.set_flat(&rounded);
     Ok(out)
 }
 
@@ -404,18 +361,8 @@ pub fn run(
     let io = |e: std::io::Error| e.to_string();
     let mut ds = Dataset::default();
     for path in games {
-        let text =
-            pgn::read_text(std::path::Path::new(path)).map_err(|e| format!("{path}: {e}"))?;
-        // PGN starts with a tag pair; anything else is read as TSV.
-        let n = if text
-            .trim_start_matches('\u{feff}')
-            .trim_start()
-            .starts_with('[')
-        {
-            ds.read_pgn(&text, opts)
-        } else {
-            ds.read_tsv(&text, opts)
-        };
+        let read = read_games(std::path::Path::new(path), usize::MAX)?;
+        let n = ds.add_games(&read, opts);
         writeln!(log, "{path}: {n} games, {} positions so far", ds.len()).map_err(io)?;
     }
     if ds.is_empty() {
@@ -439,7 +386,7 @@ pub fn run(
 
 /// Renders `params` as the Rust source of `src/eval_params.rs`.
 pub fn to_source(params: &Params, provenance: &str) -> String {
-    let flat = params.as_slice();
+    let flat = params.to_flat();
     let mut s = String::new();
     s.push_str(
         "//! Evaluation weights, every one named (see `eval::Params` for what each\n\
@@ -506,7 +453,7 @@ mod tests {
             let mut it = inner.split(',').map(|t| t.trim().parse::<i32>().unwrap());
             vals.push(Pair(it.next().unwrap(), it.next().unwrap()));
         }
-        assert_eq!(vals.as_slice(), eval::PARAMS.as_slice());
+        assert_eq!(vals, eval::PARAMS.to_flat());
     }
 
     #[test]

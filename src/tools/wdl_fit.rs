@@ -16,7 +16,6 @@
 //! (`a`, `b` constant) and with no knowledge at all (the overall result
 //! rates), then tabulates predicted against observed rates.
 
-use crate::pgn;
 use crate::position::Position;
 use crate::wdl::{self, MATERIAL_MAX};
 use std::io::Write;
@@ -201,7 +200,7 @@ pub struct Data {
 
 /// Reads the labels (plain or xz). Every `every`-th line is used.
 pub fn read(path: &Path, every: usize) -> Result<Data, String> {
-    let text = pgn::read_text(path).map_err(|e| format!("{}: {e}", path.display()))?;
+    let text = crate::games::read_text(path).map_err(|e| format!("{}: {e}", path.display()))?;
     let mut data = Data {
         train: Buckets::default(),
         valid: Buckets::default(),
@@ -435,13 +434,8 @@ mod tests {
             offset: 20.0,
         };
         let mut buckets = Buckets::default();
-        let mut seed = 0x1234_5678_9abc_def0u64;
-        let mut rand = || {
-            seed ^= seed << 13;
-            seed ^= seed >> 7;
-            seed ^= seed << 17;
-            (seed >> 11) as f64 / (1u64 << 53) as f64
-        };
+        let mut rng = crate::rng::XorShift(0x1234_5678_9abc_def0);
+        let mut rand = || rng.unit();
         for _ in 0..200_000 {
             let m = (rand() * f64::from(MATERIAL_MAX + 1)) as i32;
             let s = ((rand() - 0.5) * 1200.0) as i32;

@@ -4,6 +4,7 @@
 
 use chuhe::position::Position;
 use chuhe::protocol::{build_position, parse};
+use chuhe::replay::{self, Accept};
 use chuhe::types::Move;
 use crossbeam_channel::{Receiver, RecvTimeoutError, unbounded};
 use std::io::{BufRead, BufReader, Write};
@@ -84,7 +85,7 @@ impl Engine {
                 self.seen.push(l.clone());
                 Some((t, l))
             }
-            Err(RecvTimeoutError::Timeout) | Err(RecvTimeoutError::Disconnected) => None,
+            Err(RecvTimeoutError::Timeout | RecvTimeoutError::Disconnected) => None,
         }
     }
 
@@ -175,13 +176,8 @@ pub fn position(args: &str) -> Position {
 /// The move of a `bestmove` line, checked to be legal in `pos`.
 pub fn legal_best(pos: &Position, line: &str) -> Move {
     let word = line.split_whitespace().nth(1).unwrap_or("");
-    let m = Move::parse(word).unwrap_or_else(|| panic!("no move in {line:?}"));
-    assert!(
-        pos.is_pseudo_legal(m) && pos.is_legal(m),
-        "{line:?} is not legal in {}",
-        pos.to_fen()
-    );
-    m
+    replay::read_move(pos, word, Accept::Iccs)
+        .unwrap_or_else(|e| panic!("{line:?} in {}: {e}", pos.to_fen()))
 }
 
 /// The number after `key` in an `info` line.
