@@ -1,12 +1,12 @@
 //! Evaluation and search speed: the static evaluation over the bench
 //! positions, and a fixed-depth single-thread search of a few of them.
 
+use chuhe::bench::POSITIONS;
 use chuhe::eval;
 use chuhe::position::Position;
 use chuhe::search::SearchJob;
 use chuhe::thread::ThreadPool;
 use chuhe::time::Limits;
-use chuhe::tools::bench::POSITIONS;
 use chuhe::tt::TranspositionTable;
 use criterion::{Criterion, criterion_group, criterion_main};
 use std::hint::black_box;

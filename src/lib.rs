@@ -22,8 +22,7 @@
 //! - [`position`]: placement, side to move, key, the state stack, make/unmake, FEN; attacks, bitboard, zobrist.
 //! - [`movegen`]: legal moves into a fixed list; attacks, bitboard, position.
 //! - [`rules`]: game results (mate, stalemate, perpetual check and chase, move limit, dead material); attacks, bitboard, movegen, position.
-//! - [`notation`]: move text in Chinese and WXF, written and read (ICCS lives with `Move`); bitboard, movegen, position, text.
-//! - [`replay`]: the one legal replay: move text read, checked legal and made; notation, position.
+//! - [`replay`]: the one legal replay: move text (any notation [`record::notation`] reads) checked legal and made; record::notation, position.
 //!
 //! **Evaluation and search**
 //! - [`eval`], [`eval_params`]: the classical evaluation and its tuned weights; attacks, bitboard, position.
@@ -39,15 +38,22 @@
 //! - [`skill`]: playing strength below the best; rng, search.
 //!
 //! **Around the engine**
-//! - [`pgn`]: PGN text: tag pairs and movetext, a game replayed; position, replay.
-//! - [`games`]: the one game reader: PGN or CCPD TSV files, plain or xz, into `Game`s with one `GameResult`; pgn, position, replay.
-//! - [`book`]: the opening book: chuhe's format, ElephantEye's, the embedded book, the weighted choice, the builder; games, movegen, position, rng, zobrist.
+//! - [`record`]: how games and moves are written down, in three files:
+//!   [`record::notation`] move text in Chinese and WXF, written and read
+//!   (ICCS lives with `Move`; bitboard, movegen, position, text);
+//!   [`record::pgn`] PGN text, tag pairs and movetext, read and written
+//!   (position, replay); [`record::games`] the one game reader, PGN or CCPD
+//!   TSV files, plain or xz, into `Game`s with one `GameResult` (pgn,
+//!   position, replay).
+//! - [`perft`]: leaf counts of the legal move tree (`perft`, `divide`); movegen, position.
+//! - [`bench`](mod@bench): the fixed search whose node count is the build's signature, and the choice of evaluation for it; eval, nnue, position, search, thread, tt.
+//! - [`book`]: the opening book: chuhe's format, ElephantEye's, the embedded book, the weighted choice, the builder; record::games, movegen, position, rng, zobrist.
 //! - [`engine`]: the facade a front end drives: the game, the options, the table, the threads, the book; book, eval, movegen, nnue, position, replay, rng, rules, search, skill, thread, time, tt, tunables.
 //!
 //! **Front ends**
-//! - [`protocol`]: UCCI, UCI and CECP sessions on a byte stream; engine and what it exposes (eval, movegen, nnue, position, rules, search, skill, thread, time, tt, wdl), replay, text, tools (bench, perft).
-//! - [`arena`]: matches between engine processes: client, clocks, referee, openings, PGN and JSON records, statistics; games, notation, pgn, position, replay, rng, rules, text.
-//! - [`tools`]: the command-line tools (perft, bench, analyse, book, judge, tune, spsa, datagen, train, wdl-fit, mates); anything above, and arena (spsa, datagen).
+//! - [`protocol`]: UCCI, UCI and CECP sessions on a byte stream; engine and what it exposes (eval, movegen, nnue, position, rules, search, skill, thread, time, tt, wdl), replay, text, bench, perft.
+//! - [`arena`]: matches between engine processes: client, clocks, referee, openings, PGN and JSON records, statistics; record, position, replay, rng, rules, text.
+//! - [`tools`]: the command-line tools (analyse, book, judge, timeplan, tune, spsa, datagen, train, wdl-fit, mates); anything above, and arena (spsa, datagen).
 //! - `main.rs`, the binary: the command line; protocol, tools, arena and the types their arguments need.
 //!
 //! # Data flow
@@ -61,27 +67,27 @@
 //! - **Matches.** [`arena`] starts the engines as processes, sends each
 //!   the game and `go`, checks every answer ([`replay`]), ends games by
 //!   [`rules`], and writes PGN, JSON records and the statistics.
-//! - **Offline data.** Game files (PGN or the CCPD TSV, read by [`games`])
+//! - **Offline data.** Game files (PGN or the CCPD TSV, read by [`record::games`])
 //!   → [`tools`]: `book build` → `book/chuhe.book` (embedded by [`book`]),
 //!   `tune` → `eval_params.rs`, `wdl-fit` → `wdl_params.rs`, `datagen` and
 //!   `train` → the network [`nnue`] embeds.
 
 pub mod arena;
 pub mod attacks;
+pub mod bench;
 pub mod bitboard;
 pub mod book;
 pub mod engine;
 pub mod eval;
 pub mod eval_params;
-pub mod games;
 pub mod history;
 pub mod movegen;
 pub mod movepick;
 pub mod nnue;
-pub mod notation;
-pub mod pgn;
+pub mod perft;
 pub mod position;
 pub mod protocol;
+pub mod record;
 pub mod replay;
 pub mod rng;
 pub mod rules;

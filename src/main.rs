@@ -1,6 +1,8 @@
 //! The `chuhe` binary: with no subcommand it runs the protocol loop (UCCI or
 //! UCI on stdin/stdout); subcommands run the tools.
 
+use chuhe::bench;
+use chuhe::perft::{self, LeafCounting};
 use chuhe::position::Position;
 use chuhe::replay::{self, Accept};
 use chuhe::rules::{MoveClass, RuleSettings};
@@ -8,8 +10,7 @@ use chuhe::thread::MAX_THREADS;
 use chuhe::time::Limits;
 use chuhe::tools::book::BookCommand;
 use chuhe::tools::judge;
-use chuhe::tools::perft::{self, LeafCounting};
-use chuhe::tools::{analyse, bench, mates, timeplan, tune};
+use chuhe::tools::{analyse, mates, timeplan, tune};
 use chuhe::types::Move;
 use clap::{Parser, Subcommand};
 use std::io::{IsTerminal, Write};
@@ -51,13 +52,13 @@ enum Command {
     /// total is the build's search signature.
     Bench {
         /// Depth per position.
-        #[arg(default_value_t = chuhe::tools::bench::DEFAULT_DEPTH)]
+        #[arg(default_value_t = chuhe::bench::DEFAULT_DEPTH)]
         depth: i32,
         /// Search threads (the signature is defined for 1).
         #[arg(long, default_value_t = 1)]
         threads: usize,
         /// Hash table, MB (the signature is defined for 16).
-        #[arg(long, default_value_t = chuhe::tools::bench::HASH_MB)]
+        #[arg(long, default_value_t = chuhe::bench::HASH_MB)]
         hash: usize,
         /// Search with the classical evaluation instead of the network.
         #[arg(long, conflicts_with = "evalfile")]

@@ -611,13 +611,14 @@ fn shards_merge_into_the_unsharded_match() {
     assert_eq!(chuhe(&args), report);
     // The PGN has the same games (times aside), in game order.
     let pgn = std::fs::read_to_string(&merged_pgn).unwrap();
-    let rounds: Vec<u32> = chuhe::pgn::parse_games(&pgn)
+    let rounds: Vec<u32> = chuhe::record::pgn::parse_games(&pgn)
         .iter()
         .map(|g| g.tag("Round").unwrap().parse().unwrap())
         .collect();
     assert_eq!(rounds, (1..=10).collect::<Vec<u32>>());
-    let whole_games = chuhe::pgn::parse_games(&std::fs::read_to_string(&whole_pgn).unwrap());
-    let merged_games = chuhe::pgn::parse_games(&pgn);
+    let whole_games =
+        chuhe::record::pgn::parse_games(&std::fs::read_to_string(&whole_pgn).unwrap());
+    let merged_games = chuhe::record::pgn::parse_games(&pgn);
     for g in &merged_games {
         let round = g.tag("Round");
         let w = whole_games
@@ -625,7 +626,7 @@ fn shards_merge_into_the_unsharded_match() {
             .find(|w| w.tag("Round") == round)
             .unwrap();
         // Tags alike but the date (a run may cross midnight).
-        let tags = |g: &chuhe::pgn::PgnGame| -> Vec<(String, String)> {
+        let tags = |g: &chuhe::record::pgn::PgnGame| -> Vec<(String, String)> {
             g.tags
                 .iter()
                 .filter(|(k, _)| k != "Date")

@@ -6,9 +6,9 @@
 mod shared_data;
 
 use chuhe::book::{self, Book, BookBuilder, BookMove, BookSet, BuildRule, Randomness, Record};
-use chuhe::games::GameResult;
 use chuhe::movegen;
 use chuhe::position::Position;
+use chuhe::record::games::GameResult;
 use chuhe::tools::book::build_book;
 use chuhe::types::*;
 use shared_data::shared_file as data_file;
@@ -338,7 +338,7 @@ fn embedded_book_covers_master_first_moves() {
         return;
     };
     let set = BookSet::embedded();
-    let games = chuhe::games::read_games(&tsv, 1).unwrap();
+    let games = chuhe::record::games::read_games(&tsv, 1).unwrap();
     let start = Position::startpos();
     let book_moves = set.probe(&start);
     let covered = games

@@ -6,9 +6,9 @@
 
 mod shared_data;
 
-use chuhe::notation::{self, Script};
-use chuhe::pgn;
 use chuhe::position::Position;
+use chuhe::record::notation::{self, Script};
+use chuhe::record::pgn;
 use chuhe::types::Move;
 
 /// The PGN's tags as the TSV writes them (trimmed, tabs as spaces).
@@ -24,8 +24,8 @@ fn chinese_moves_agree_with_coordinates() {
     ) else {
         return;
     };
-    let pgn_text = chuhe::games::read_text(&pgn_file).expect("read PGN");
-    let tsv_text = chuhe::games::read_text(&tsv_file).expect("read TSV");
+    let pgn_text = chuhe::record::games::read_text(&pgn_file).expect("read PGN");
+    let tsv_text = chuhe::record::games::read_text(&tsv_file).expect("read TSV");
     let games = pgn::parse_games(&pgn_text);
     let lines: Vec<&str> = tsv_text.lines().collect();
     // The README: the TSV lacks exactly one game of the PGN.

@@ -230,8 +230,8 @@ fn stalemate_is_a_loss_for_the_side_without_moves() {
 fn bench_is_deterministic() {
     let mut a = Vec::new();
     let mut b = Vec::new();
-    let na = chuhe::tools::bench::run(6, &mut a).unwrap();
-    let nb = chuhe::tools::bench::run(6, &mut b).unwrap();
+    let na = chuhe::bench::run(6, &mut a).unwrap();
+    let nb = chuhe::bench::run(6, &mut b).unwrap();
     assert_eq!(na, nb);
     assert!(na > 10_000);
 }

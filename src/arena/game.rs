@@ -20,8 +20,8 @@
 use super::clock::{GameClock, MatchLimits};
 use super::engine::{EngineError, EngineProcess, GoClock, GoCommand, STOP_TIMEOUT};
 use super::openings::Opening;
-use crate::games::GameResult;
 use crate::position::Position;
+use crate::record::games::GameResult;
 use crate::replay::{self, Accept};
 use crate::rules::{self, Outcome, Reason, RuleSettings};
 use crate::types::{Color, Move};

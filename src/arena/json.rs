@@ -29,7 +29,7 @@ use super::game::{GameRecord, Incident, MoveRecord, Termination};
 use super::openings::{Opening, Order};
 use super::record::Header;
 use super::{MatchConfig, Task};
-use crate::games::GameResult;
+use crate::record::games::GameResult;
 use crate::types::{Color, Move};
 use serde::{Deserialize, Serialize};
 use std::io::{self, Write};

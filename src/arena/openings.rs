@@ -14,8 +14,8 @@
 //! and the move. The default suite, `book/openings.txt`, is built into the
 //! binary.
 
-use crate::pgn;
 use crate::position::{Position, START_FEN};
+use crate::record::pgn;
 use crate::replay::{self, Accept, BadMove};
 use crate::rng::SplitMix;
 use crate::types::Move;
@@ -104,7 +104,7 @@ pub fn parse_text(text: &str) -> Result<Vec<Opening>, String> {
 }
 
 /// Reads the games of a PGN file as openings (moves in ICCS, Chinese or
-/// WXF, through [`crate::pgn`]); the `Opening` or `ECCO` tag names each.
+/// WXF, through [`crate::record::pgn`]); the `Opening` or `ECCO` tag names each.
 pub fn parse_pgn(text: &str) -> Result<Vec<Opening>, String> {
     let mut out = Vec::new();
     for (i, game) in pgn::parse_games(text).iter().enumerate() {
@@ -129,7 +129,8 @@ pub fn parse_pgn(text: &str) -> Result<Vec<Opening>, String> {
 /// Reads an opening file: PGN if its name ends in `.pgn` or its first
 /// non-blank character is `[`, else `FEN|moves` lines.
 pub fn load(path: &Path) -> Result<Vec<Opening>, String> {
-    let text = crate::games::read_text(path).map_err(|e| format!("{}: {e}", path.display()))?;
+    let text =
+        crate::record::games::read_text(path).map_err(|e| format!("{}: {e}", path.display()))?;
     let is_pgn = path
         .extension()
         .is_some_and(|e| e.eq_ignore_ascii_case("pgn"))

@@ -11,8 +11,8 @@
 //! comment before the result.
 
 use super::game::{GameRecord, MoveRecord};
-use crate::notation::{self, Script};
 use crate::position::{Position, START_FEN};
+use crate::record::notation::{self, Script};
 use crate::types::{Color, Move};
 use std::io::{self, Write};
 use std::time::{SystemTime, UNIX_EPOCH};
@@ -186,7 +186,7 @@ mod tests {
     use super::super::game::Termination;
     use super::super::openings::Opening;
     use super::*;
-    use crate::games::GameResult;
+    use crate::record::games::GameResult;
     use crate::rules::Reason;
 
     #[test]
@@ -267,7 +267,7 @@ mod tests {
         assert!(flat.contains("{note {x)} 0-1"), "{text}");
 
         // Our PGN reads back through the project's PGN reader.
-        let games = crate::pgn::parse_games(&text);
+        let games = crate::record::pgn::parse_games(&text);
         assert_eq!(games.len(), 1);
         assert_eq!(games[0].result(), Some("0-1"));
         assert_eq!(games[0].tag("Termination"), Some("checkmate"));

@@ -2,8 +2,8 @@
 //! that decides which moves are kept (see `book/README.md`).
 
 use super::{canonical_key, format::Record, format::encode};
-use crate::games::GameResult;
 use crate::position::Position;
+use crate::record::games::GameResult;
 use crate::types::*;
 use std::collections::HashMap;
 

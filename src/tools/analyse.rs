@@ -94,7 +94,7 @@ pub fn run(pos: Position, opts: AnalyseOptions, out: Arc<Mutex<dyn Write + Send>
         let _ = writeln!(
             w,
             "evaluation: {}",
-            crate::tools::bench::evaluation_name(opts.network.as_deref())
+            crate::bench::evaluation_name(opts.network.as_deref())
         );
     }
     let mut job = SearchJob::new(pos, opts.limits, tt, pool.size(), reporter);

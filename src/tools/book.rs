@@ -1,13 +1,13 @@
 //! `chuhe book build | probe | stats`: make the opening book from game
 //! files, look a position up, and describe a book.
 //!
-//! Game files (PGN or CCPD TSV, plain or xz) are read by [`crate::games`].
+//! Game files (PGN or CCPD TSV, plain or xz) are read by [`crate::record::games`].
 
 use crate::book::{Book, BookBuilder, BookMove, BookSet, BuildRule, BuildSummary, EMBEDDED_NAME};
-use crate::games::read_games;
 use crate::movegen;
-use crate::notation::{self, Script};
 use crate::position::Position;
+use crate::record::games::read_games;
+use crate::record::notation::{self, Script};
 use crate::replay::{self, Accept::AnyNotation};
 use clap::Subcommand;
 use std::collections::HashMap;

@@ -38,11 +38,11 @@
 //! does not duplicate its records. `scripts/cluster/datagen.py` runs the
 //! shards over a Ray cluster.
 
-use crate::games::GameResult;
-use crate::games::{Game, read_games};
 use crate::movegen;
 use crate::nnue::data::{self, Record, Wdl};
 use crate::position::Position;
+use crate::record::games::GameResult;
+use crate::record::games::{Game, read_games};
 use crate::rng::SplitMix;
 use crate::rules::{self, Outcome, RuleSettings};
 use crate::search::{Report, SearchJob, Worker};
@@ -581,7 +581,8 @@ impl Work {
 /// (fen, score, best, best-is-capture, result for Red, ply, game), keeping
 /// the quiet ones.
 pub fn read_label_tsv(path: &str) -> Result<Vec<Record>, String> {
-    let text = crate::games::read_text(Path::new(path)).map_err(|e| format!("{path}: {e}"))?;
+    let text =
+        crate::record::games::read_text(Path::new(path)).map_err(|e| format!("{path}: {e}"))?;
     let mut out = Vec::new();
     for (i, line) in text.lines().enumerate() {
         let f: Vec<&str> = line.split('\t').collect();

@@ -99,7 +99,8 @@ impl SuiteEntry {
 
 /// Reads a whole suite file.
 pub fn read_suite(path: &Path) -> Result<Vec<SuiteEntry>, String> {
-    let text = crate::games::read_text(path).map_err(|e| format!("{}: {e}", path.display()))?;
+    let text =
+        crate::record::games::read_text(path).map_err(|e| format!("{}: {e}", path.display()))?;
     text.lines().filter_map(SuiteEntry::parse).collect()
 }
 
@@ -283,7 +284,8 @@ pub fn build(
     max_moves: u32,
     out: &mut impl Write,
 ) -> Result<(), String> {
-    let text = crate::games::read_text(games).map_err(|e| format!("{}: {e}", games.display()))?;
+    let text =
+        crate::record::games::read_text(games).map_err(|e| format!("{}: {e}", games.display()))?;
     let t = Instant::now();
     let (suite, s) = build_from_tsv(&text, max_moves, |_| {});
     let mut file = String::new();

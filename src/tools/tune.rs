@@ -11,9 +11,9 @@
 //! held fixed.
 
 use crate::eval::{self, FIELDS, PHASE_MAX, Pair, Params, SCALE_NORMAL, Trace};
-use crate::games::{Game, read_games};
 use crate::movegen::{self, GenKind, MoveList};
 use crate::position::Position;
+use crate::record::games::{Game, read_games};
 use crate::replay;
 use crate::types::*;
 use std::io::Write;

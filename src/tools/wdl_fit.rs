@@ -200,7 +200,8 @@ pub struct Data {
 
 /// Reads the labels (plain or xz). Every `every`-th line is used.
 pub fn read(path: &Path, every: usize) -> Result<Data, String> {
-    let text = crate::games::read_text(path).map_err(|e| format!("{}: {e}", path.display()))?;
+    let text =
+        crate::record::games::read_text(path).map_err(|e| format!("{}: {e}", path.display()))?;
     let mut data = Data {
         train: Buckets::default(),
         valid: Buckets::default(),

@@ -10,8 +10,8 @@
 //! date, startfen, moves` (the first field is the result, the last two the
 //! start FEN and the space-separated moves); anything else is PGN.
 
-use crate::pgn;
 use crate::position::Position;
+use crate::record::pgn;
 use crate::replay::{self, Accept::AnyNotation};
 use crate::types::{Color, Move};
 use std::io::{self, Read};
