@@ -30,6 +30,25 @@ fn secs(s: u64) -> Duration {
     Duration::from_secs(s)
 }
 
+/// Turns debug output on in `dialect` (UCCI `setoption debug true`, UCI
+/// `debug on`).
+fn debug_on(e: &mut Engine, dialect: &str) {
+    e.send(if dialect == "ucci" {
+        "setoption debug true"
+    } else {
+        "debug on"
+    });
+}
+
+/// Sets an option by its UCCI or UCI name, as `dialect` spells it.
+fn set_option(e: &mut Engine, dialect: &str, ucci: &str, uci: &str, value: &str) {
+    if dialect == "ucci" {
+        e.send(&format!("setoption {ucci} {value}"));
+    } else {
+        e.send(&format!("setoption name {uci} value {value}"));
+    }
+}
+
 // -------------------------------------------------------------------------
 // Handshakes
 
@@ -413,11 +432,7 @@ fn ucci_seconds_and_milliseconds() {
 /// maximum the time manager reported, plus a margin for a loaded machine.
 fn within_budget(dialect: &str, args: &str, go: &str) {
     let mut e = Engine::handshake(dialect);
-    e.send(if dialect == "ucci" {
-        "setoption debug true"
-    } else {
-        "debug on"
-    });
+    debug_on(&mut e, dialect);
     // Opening positions: the book would answer without a budget.
     e.send("setoption usebook false");
     e.send(&format!("position {args}"));
@@ -482,11 +497,7 @@ fn full_clocks_get_a_sane_budget_and_stop_at_once() {
         ("uci", "go wtime 600000 btime 600000 winc 10000 binc 10000"),
     ] {
         let mut e = Engine::handshake(dialect);
-        e.send(if dialect == "ucci" {
-            "setoption debug true"
-        } else {
-            "debug on"
-        });
+        debug_on(&mut e, dialect);
         e.send("setoption usebook false");
         e.send("position startpos");
         e.send(go);
@@ -515,11 +526,7 @@ fn full_clocks_get_a_sane_budget_and_stop_at_once() {
 fn ponder_hit_and_ponder_miss() {
     for dialect in ["ucci", "uci"] {
         let mut e = Engine::handshake(dialect);
-        e.send(if dialect == "ucci" {
-            "setoption debug true"
-        } else {
-            "debug on"
-        });
+        debug_on(&mut e, dialect);
         let args = "startpos moves h2e2 h9g7";
         let pos = position(args);
         // Hit: no answer while pondering; after ponderhit, one within the
@@ -1013,11 +1020,7 @@ fn the_embedded_book_answers_at_once_in_both_dialects() {
         );
         legal_best(&position("startpos"), lines.last().unwrap());
         // With the book off the same request searches.
-        e.send(if dialect == "ucci" {
-            "setoption usebook false"
-        } else {
-            "setoption name OwnBook value false"
-        });
+        set_option(&mut e, dialect, "usebook", "OwnBook", "false");
         e.send("go depth 4");
         let lines = e.until("bestmove", is_answer);
         assert!(lines.iter().all(|l| !l.contains("book move")));
@@ -1044,11 +1047,7 @@ fn network_options_switch_the_evaluation_and_bad_files_change_nothing() {
         ("uci", "info string", "setoption name EvalFile value"),
     ] {
         let mut e = Engine::handshake(dialect);
-        e.send(if dialect == "ucci" {
-            "setoption usennue true"
-        } else {
-            "setoption name Use NNUE value true"
-        });
+        set_option(&mut e, dialect, "usennue", "Use NNUE", "true");
         e.send("eval");
         let l = e.until("evaluation line", |l| l.starts_with("evaluation: "));
         assert!(
@@ -1082,11 +1081,7 @@ fn network_options_switch_the_evaluation_and_bad_files_change_nothing() {
             l.last().unwrap().contains(&good.display().to_string()),
             "{l:?}"
         );
-        e.send(if dialect == "ucci" {
-            "setoption usennue false"
-        } else {
-            "setoption name Use NNUE value false"
-        });
+        set_option(&mut e, dialect, "usennue", "Use NNUE", "false");
         e.send("eval");
         let l = e.until("evaluation line", |l| l.starts_with("evaluation: "));
         assert!(

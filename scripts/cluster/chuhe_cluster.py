@@ -45,6 +45,22 @@ def die(msg):
     sys.exit(2)
 
 
+def import_ray(here):
+    """The ray module: imported here, or from the virtual environment that
+    setup.sh makes in HERE/.venv (the driver re-executes itself under that
+    environment's Python), or a clear error."""
+    try:
+        import ray
+
+        return ray
+    except ImportError:
+        venv = os.path.join(here, ".venv")
+        if os.path.exists(venv) and os.path.abspath(sys.prefix) != venv:
+            python = os.path.join(venv, "bin", "python")
+            os.execv(python, [python] + sys.argv)
+        die("the ray package is missing: run scripts/cluster/setup.sh first")
+
+
 def sha256(path):
     h = hashlib.sha256()
     with open(path, "rb") as f:

@@ -43,14 +43,7 @@ HERE = os.path.dirname(os.path.abspath(__file__))
 sys.path.insert(0, HERE)
 import chuhe_cluster as cc  # noqa: E402
 
-try:
-    import ray
-except ImportError:
-    venv = os.path.join(HERE, ".venv")
-    if os.path.exists(venv) and os.path.abspath(sys.prefix) != venv:
-        python = os.path.join(venv, "bin", "python")
-        os.execv(python, [python] + sys.argv)
-    cc.die("the ray package is missing: run scripts/cluster/setup.sh first")
+ray = cc.import_ray(HERE)
 
 ROOT = os.path.dirname(os.path.dirname(HERE))
 
