@@ -1501,8 +1501,15 @@ impl Worker {
         new_depth: Depth,
     ) -> Score {
         let ply = node.ply;
-        let mut score;
-        if node.depth >= 2 && mv.number > 1 + node.root as i32 && (!mv.is_capture || node.cut) {
+        // A late move is first searched reduced; it, and any move but a PV
+        // node's first, then gets a null-window search at full depth unless
+        // the reduced search already failed low. A PV node's first move goes
+        // straight to the full-window search below.
+        let mut score = alpha + 1;
+        let zero_window_at_full_depth = if node.depth >= 2
+            && mv.number > 1 + node.root as i32
+            && (!mv.is_capture || node.cut)
+        {
             let r = self.late_move_reduction(node, mv);
             let reduced = (new_depth - r / 1024).clamp(1, new_depth.max(1));
             score = -self.search(
@@ -1514,18 +1521,11 @@ impl Worker {
                 reduced,
                 true,
             );
-            if score > alpha && reduced < new_depth {
-                score = -self.search(
-                    job,
-                    NodeType::NonPv,
-                    ply + 1,
-                    -alpha - 1,
-                    -alpha,
-                    new_depth,
-                    !node.cut,
-                );
-            }
-        } else if !node.pv || mv.number > 1 {
+            score > alpha && reduced < new_depth
+        } else {
+            !node.pv || mv.number > 1
+        };
+        if zero_window_at_full_depth {
             score = -self.search(
                 job,
                 NodeType::NonPv,
@@ -1535,8 +1535,6 @@ impl Worker {
                 new_depth,
                 !node.cut,
             );
-        } else {
-            score = alpha + 1; // force the full-window search below
         }
         if node.pv && (mv.number == 1 || (score > alpha && (node.root || score < beta))) {
             score = -self.search(job, NodeType::Pv, ply + 1, -beta, -alpha, new_depth, false);
