@@ -6,16 +6,16 @@
 //!   empty (an empty FEN is the start position; the moves are ICCS,
 //!   space-separated). A line with no `|` is a FEN if it contains `/`,
 //!   else a move list. `#` starts a comment; blank lines are skipped.
-//! - PGN (plain or xz-compressed): every game's start position (`FEN` tag
-//!   or the start position) and its moves, in ICCS, Chinese or WXF; the
-//!   game's `Opening` or `ECCO` tag names it.
+//! - games, PGN or CCPD TSV (plain or xz-compressed), read by the one game
+//!   reader: every game's start position and its moves, in ICCS, Chinese
+//!   or WXF; the game's opening name (`Opening` or `ECCO`) names it.
 //!
 //! Every move is checked; a bad line is an error naming the line (or game)
 //! and the move. The default suite, `book/openings.txt`, is built into the
 //! binary.
 
 use crate::position::{Position, START_FEN};
-use crate::record::pgn;
+use crate::record::games;
 use crate::replay::{self, Accept, BadMove};
 use crate::rng::SplitMix;
 use crate::types::Move;
@@ -103,40 +103,38 @@ pub fn parse_text(text: &str) -> Result<Vec<Opening>, String> {
     Ok(out)
 }
 
-/// Reads the games of a PGN file as openings (moves in ICCS, Chinese or
-/// WXF, through [`crate::record::pgn`]); the `Opening` or `ECCO` tag names each.
-pub fn parse_pgn(text: &str) -> Result<Vec<Opening>, String> {
+/// Reads the games of a PGN or TSV text as openings, through the one
+/// game reader ([`crate::record::games`]; moves in ICCS, Chinese or WXF);
+/// the game's opening name (`Opening` or `ECCO` tag) names each.
+pub fn parse_games(text: &str) -> Result<Vec<Opening>, String> {
     let mut out = Vec::new();
-    for (i, game) in pgn::parse_games(text).iter().enumerate() {
-        if game.tags.is_empty() && game.moves.is_empty() {
-            continue;
+    for (i, game) in games::parse_games(text, usize::MAX).into_iter().enumerate() {
+        if let Some(problem) = game.problem {
+            return Err(format!("game {}: {problem}", i + 1));
         }
-        let fail = |e: String| format!("PGN game {}: {e}", i + 1);
-        let start = game.start_position().map_err(|e| fail(e.to_string()))?;
-        let (_, moves) = game.replay().map_err(|e| fail(e.to_string()))?;
-        let iccs: Vec<String> = moves.iter().map(|m| m.to_string()).collect();
-        let mut opening = build(&start.to_fen(), &iccs.join(" ")).map_err(fail)?;
-        if let Some(name) = game.tag("Opening").or(game.tag("ECCO"))
-            && !name.trim().is_empty()
-        {
-            opening.label = name.trim().to_string();
+        let iccs: Vec<String> = game.moves.iter().map(|m| m.to_string()).collect();
+        let mut opening = build(&game.start.to_fen(), &iccs.join(" "))
+            .map_err(|e| format!("game {}: {e}", i + 1))?;
+        if let Some(name) = game.opening {
+            opening.label = name;
         }
         out.push(opening);
     }
     Ok(out)
 }
 
-/// Reads an opening file: PGN if its name ends in `.pgn` or its first
-/// non-blank character is `[`, else `FEN|moves` lines.
+/// Reads an opening file: games (PGN if its name ends in `.pgn` or its
+/// first non-blank character is `[`; CCPD TSV if its first line holds a
+/// tab), else `FEN|moves` lines.
 pub fn load(path: &Path) -> Result<Vec<Opening>, String> {
-    let text =
-        crate::record::games::read_text(path).map_err(|e| format!("{}: {e}", path.display()))?;
-    let is_pgn = path
+    let text = games::read_text(path).map_err(|e| format!("{}: {e}", path.display()))?;
+    let is_games = path
         .extension()
         .is_some_and(|e| e.eq_ignore_ascii_case("pgn"))
-        || text.trim_start().starts_with('[');
-    let openings = if is_pgn {
-        parse_pgn(&text)
+        || text.trim_start().starts_with('[')
+        || games::is_tsv(&text);
+    let openings = if is_games {
+        parse_games(&text)
     } else {
         parse_text(&text)
     }
@@ -209,11 +207,11 @@ mod tests {
     }
 
     #[test]
-    fn pgn_games() {
+    fn games_as_openings() {
         let pgn = "[Game \"Chinese Chess\"]\n[Opening \"Central cannon\"]\n\n\
                    1. h2e2 {炮二平五} h9g7 (1... h7e7) 2. 马二进三 $1 i9h9 1-0\n\n\
                    [FEN \"4k4/9/9/9/9/9/9/9/4A4/3AK4 w - - 0 1\"]\n\n1.e0f0 *\n";
-        let o = parse_pgn(pgn).unwrap();
+        let o = parse_games(pgn).unwrap();
         assert_eq!(o.len(), 2);
         assert_eq!(o[0].label, "Central cannon");
         assert_eq!(
@@ -222,8 +220,13 @@ mod tests {
         );
         assert_eq!(o[1].moves.len(), 1);
         assert!(o[1].fen.starts_with("4k4/"));
-        let err = parse_pgn("[Event \"x\"]\n\n1. h2e2 h2e3 *\n").unwrap_err();
+        let err = parse_games("[Event \"x\"]\n\n1. h2e2 h2e3 *\n").unwrap_err();
         assert!(err.contains("game 1") && err.contains("ply 2"), "{err}");
+        let tsv = "1-0\tC70\tred\tblack\t2020\t\
+                   rnbakabnr/9/1c5c1/p1p1p1p1p/9/9/P1P1P1P1P/1C5C1/9/RNBAKABNR w - - 0 1\th2e2 h9g7\n";
+        let o = parse_games(tsv).unwrap();
+        assert_eq!(o[0].label, "C70");
+        assert_eq!(o[0].moves.len(), 2);
     }
 
     #[test]

@@ -103,6 +103,9 @@ pub struct Game {
     pub start: Position,
     pub moves: Vec<Move>,
     pub result: Option<GameResult>,
+    /// The opening's name: the PGN `Opening` tag (or else `ECCO`), the
+    /// TSV's ECCO field.
+    pub opening: Option<String>,
     /// Why reading stopped early, if it did.
     pub problem: Option<String>,
 }
@@ -111,19 +114,30 @@ pub struct Game {
 /// moves of each.
 pub fn read_games(path: &Path, max_ply: usize) -> Result<Vec<Game>, String> {
     let text = read_text(path).map_err(|e| format!("{}: {e}", path.display()))?;
+    Ok(parse_games(&text, max_ply))
+}
+
+/// Whether game text is in the TSV layout (else PGN).
+pub fn is_tsv(text: &str) -> bool {
     let first = text.lines().map(str::trim).find(|l| !l.is_empty());
-    let is_tsv = first.is_some_and(|l| !l.starts_with('[') && l.contains('\t'));
-    Ok(if is_tsv {
+    first.is_some_and(|l| !l.starts_with('[') && l.contains('\t'))
+}
+
+/// Reads every game of PGN or TSV text (see [`read_games`]). PGN text
+/// with neither tags nor moves (stray text between games) is no game.
+pub fn parse_games(text: &str, max_ply: usize) -> Vec<Game> {
+    if is_tsv(text) {
         text.lines()
             .filter(|l| !l.trim().is_empty())
             .map(|line| tsv_game(line, max_ply))
             .collect()
     } else {
-        pgn::parse_games(&text)
+        pgn::parse_games(text)
             .iter()
+            .filter(|g| !g.tags.is_empty() || !g.moves.is_empty())
             .map(|g| pgn_game(g, max_ply))
             .collect()
-    })
+    }
 }
 
 fn replay<'a>(
@@ -131,6 +145,7 @@ fn replay<'a>(
     texts: impl Iterator<Item = &'a str>,
     max_ply: usize,
     result: Option<GameResult>,
+    opening: Option<String>,
 ) -> Game {
     let (moves, problem) =
         match replay::replay(&mut start.clone(), texts.take(max_ply), AnyNotation) {
@@ -141,6 +156,7 @@ fn replay<'a>(
         start,
         moves,
         result,
+        opening,
         problem,
     }
 }
@@ -151,6 +167,7 @@ fn tsv_game(line: &str, max_ply: usize) -> Game {
         start: Position::startpos(),
         moves: Vec::new(),
         result: None,
+        opening: None,
         problem: Some(why),
     };
     if fields.len() < 3 {
@@ -161,27 +178,41 @@ fn tsv_game(line: &str, max_ply: usize) -> Game {
         Err(e) => return bad(format!("bad start FEN: {e}")),
     };
     let result = GameResult::parse(fields[0]);
+    // The ECCO field, when the line has the full layout.
+    let opening = (fields.len() >= 4)
+        .then(|| fields[1].trim())
+        .filter(|e| !e.is_empty())
+        .map(str::to_string);
     replay(
         start,
         fields[fields.len() - 1].split_whitespace(),
         max_ply,
         result,
+        opening,
     )
 }
 
 fn pgn_game(game: &pgn::PgnGame, max_ply: usize) -> Game {
     let result = game.result().and_then(GameResult::parse);
+    let opening = [game.tag("Opening"), game.tag("ECCO")]
+        .into_iter()
+        .flatten()
+        .map(str::trim)
+        .find(|name| !name.is_empty())
+        .map(str::to_string);
     match game.start_position() {
         Ok(start) => replay(
             start,
             game.moves.iter().map(String::as_str),
             max_ply,
             result,
+            opening,
         ),
         Err(e) => Game {
             start: Position::startpos(),
             moves: Vec::new(),
             result,
+            opening,
             problem: Some(e.to_string()),
         },
     }
