@@ -75,30 +75,45 @@ pub fn judge_game_traced(
     fen: Option<&str>,
     moves: &str,
     settings: &RuleSettings,
-    mut trace: Option<&mut dyn FnMut(usize, Move, MoveClass)>,
+    trace: Option<&mut dyn FnMut(usize, Move, MoveClass)>,
 ) -> Result<Verdict, JudgeError> {
-    let mut pos = match fen {
+    let start = match fen {
         None => Position::startpos(),
         Some(f) => Position::from_fen(f).map_err(JudgeError::BadFen)?,
     };
+    let moves = replay::replay(
+        &mut start.clone(),
+        moves.split_ascii_whitespace(),
+        Accept::Iccs,
+    )
+    .map_err(|e| JudgeError::BadMove {
+        index: e.index,
+        text: e.text.chars().take(16).collect(),
+        why: match e.reason {
+            BadMove::Null { .. } => "a null move, not allowed in a game",
+            BadMove::Illegal { .. } => "illegal in this position",
+            _ => "not a move (expected ICCS such as h2e2)",
+        },
+    })?;
+    Ok(judge_moves(&start, &moves, settings, trace).0)
+}
+
+/// Judges a game whose moves are known to be legal (as the game reader
+/// gives them) after every move, calling `trace` as `judge_game_traced`
+/// does; returns the verdict and the final position.
+pub fn judge_moves(
+    start: &Position,
+    moves: &[Move],
+    settings: &RuleSettings,
+    mut trace: Option<&mut dyn FnMut(usize, Move, MoveClass)>,
+) -> (Verdict, Position) {
+    let mut pos = start.clone();
     let mut verdict = Verdict {
         outcome: rules::judge(&mut pos, settings),
         ply: 0,
         moves_after_end: 0,
     };
-    for (i, text) in moves.split_ascii_whitespace().enumerate() {
-        let bad = |why| JudgeError::BadMove {
-            index: i + 1,
-            text: text.chars().take(16).collect(),
-            why,
-        };
-        let m = replay::read_move(&pos, text, Accept::Iccs).map_err(|e| {
-            bad(match e {
-                BadMove::Null { .. } => "a null move, not allowed in a game",
-                BadMove::Illegal { .. } => "illegal in this position",
-                _ => "not a move (expected ICCS such as h2e2)",
-            })
-        })?;
+    for (i, &m) in moves.iter().enumerate() {
         pos.make_move(m);
         if let Some(t) = trace.as_mut() {
             t(i + 1, m, rules::classify_last_move(&mut pos));
@@ -110,7 +125,7 @@ pub fn judge_game_traced(
             verdict.ply = i + 1;
         }
     }
-    Ok(verdict)
+    (verdict, pos)
 }
 
 #[cfg(test)]

@@ -1,11 +1,12 @@
 //! `mates`: a mate-and-stalemate suite made from the ends of real games,
 //! and a runner that measures how much of it the search solves.
 //!
-//! `build` replays every game of a CCPD-style TSV file (plain or `.xz`)
-//! with the rules module's referee (`tools::judge`, `rules::judge`), keeps
-//! the games that end with the side to move having no legal move
-//! (checkmate or stalemate, both lost in xiangqi), and takes the positions 1, 3, 5, ... plies
-//! before the end, the winner to move. A brute-force solver, independent
+//! `build` reads every game of a game file (CCPD TSV or PGN, plain or
+//! `.xz`, through the one game reader), judges it with the rules module's
+//! referee (`tools::judge`, `rules::judge`), keeps the games that end with
+//! the side to move having no legal move (checkmate or stalemate, both
+//! lost in xiangqi), and takes the positions 1, 3, 5, ... plies before the
+//! end, the winner to move. A brute-force solver, independent
 //! of the search, decides for each the shortest forced win by "no legal
 //! move left" within `max_moves` moves and every first move that forces
 //! it; positions without one (the loser erred late) are left out.
@@ -23,6 +24,7 @@
 
 use crate::movegen::{self, MoveList};
 use crate::position::Position;
+use crate::record::games::{Game, read_games};
 use crate::rules::{self, Outcome, Reason, RuleSettings};
 use crate::search::{Report, SearchJob};
 use crate::thread::ThreadPool;
@@ -185,9 +187,10 @@ pub struct BuildStats {
     pub by_moves: [usize; 8],
 }
 
-/// Builds the suite from the games in `text` (CCPD ICCS TSV lines).
-pub fn build_from_tsv(
-    text: &str,
+/// Builds the suite from `games` (as the game reader gives them; the
+/// source names a game by its number in the file, from 1).
+pub fn build_from_games(
+    games: &[Game],
     max_moves: u32,
     mut progress: impl FnMut(usize),
 ) -> (Vec<SuiteEntry>, BuildStats) {
@@ -195,30 +198,17 @@ pub fn build_from_tsv(
     let mut stats = BuildStats::default();
     let mut suite = Vec::new();
     let mut seen = std::collections::HashSet::new();
-    for (line_no, line) in text.lines().enumerate() {
-        let f: Vec<&str> = line.split('\t').collect();
-        if f.len() < 7 {
-            continue;
-        }
+    let max_plies = 2 * max_moves as usize - 1;
+    for (number, game) in games.iter().enumerate() {
         stats.games += 1;
-        let (fen, moves_text) = (f[5], f[6]);
-        // The referee replays the game (every move must be legal) and
-        // judges its final position.
-        let Ok(verdict) = judge::judge_game(Some(fen), moves_text, &settings) else {
+        if game.problem.is_some() {
             stats.unreadable += 1;
             continue;
-        };
-        let moves: Vec<Move> = moves_text
-            .split_whitespace()
-            .map_while(Move::parse)
-            .collect();
-        let Ok(start) = Position::from_fen(fen) else {
-            continue;
-        };
-        let mut end = start.clone();
-        for &m in &moves {
-            end.make_move(m);
         }
+        let moves = &game.moves;
+        // The referee judges the game after every move, and its final
+        // position.
+        let (verdict, mut end) = judge::judge_moves(&game.start, moves, &settings, None);
         let reason = match rules::judge(&mut end, &settings) {
             Outcome::Win { reason, .. }
                 if matches!(reason, Reason::Checkmate | Reason::Stalemate) =>
@@ -239,15 +229,19 @@ pub fn build_from_tsv(
             _ => stats.stalemates += 1,
         }
         progress(stats.no_move_endings);
-        for n in 1..=max_moves {
-            let plies = 2 * n as usize - 1;
-            if plies > moves.len() {
-                break;
+        // The positions 1, 3, 5, ... plies before the end, winner to move,
+        // nearest the end first.
+        let mut before_end = Vec::new();
+        let mut pos = game.start.clone();
+        for (i, &m) in moves.iter().enumerate() {
+            let plies = moves.len() - i;
+            if plies <= max_plies && plies % 2 == 1 {
+                before_end.push((plies, pos.clone()));
             }
-            let mut pos = start.clone();
-            for &m in &moves[..moves.len() - plies] {
-                pos.make_move(m);
-            }
+            pos.make_move(m);
+        }
+        for (plies, mut pos) in before_end.into_iter().rev() {
+            let n = plies.div_ceil(2) as u32;
             stats.candidates += 1;
             if pos.rule60() + 2 * max_moves + MOVE_LIMIT_MARGIN > 2 * settings.move_limit {
                 continue;
@@ -267,7 +261,7 @@ pub fn build_from_tsv(
                 winning,
                 source: format!(
                     "game {} {} {plies} {} before the end",
-                    line_no + 1,
+                    number + 1,
                     reason.word(),
                     if plies == 1 { "ply" } else { "plies" }
                 ),
@@ -284,10 +278,9 @@ pub fn build(
     max_moves: u32,
     out: &mut impl Write,
 ) -> Result<(), String> {
-    let text =
-        crate::record::games::read_text(games).map_err(|e| format!("{}: {e}", games.display()))?;
     let t = Instant::now();
-    let (suite, s) = build_from_tsv(&text, max_moves, |_| {});
+    let read = read_games(games, usize::MAX)?;
+    let (suite, s) = build_from_games(&read, max_moves, |_| {});
     let mut file = String::new();
     file.push_str(&format!(
         "# Mate and stalemate suite: positions 1 to {} plies before the end of the\n\
@@ -456,6 +449,7 @@ pub fn run(suite_path: &Path, opts: &RunOptions, out: &mut impl Write) -> Result
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::record::games::parse_games;
 
     #[test]
     fn solver_finds_mates_and_stalemates() {
@@ -489,14 +483,15 @@ mod tests {
     #[test]
     fn build_keeps_positions_before_a_game_ending_without_moves() {
         // A made-up "game" from the two-chariot position: one move, mate.
+        let games = |line| parse_games(line, usize::MAX);
         let line = "1-0\tA00\tr\tb\t\t4k4/R8/9/9/9/9/9/9/9/1R1K5 w - - 0 1\tb0b9";
-        let (suite, stats) = build_from_tsv(line, 3, |_| {});
+        let (suite, stats) = build_from_games(&games(line), 3, |_| {});
         assert_eq!((stats.no_move_endings, stats.checkmates), (1, 1));
         assert_eq!(suite.len(), 1);
         assert_eq!(suite[0].moves_to_win, 1);
         assert!(suite[0].winning.contains(&Move::parse("b0b9").unwrap()));
         // A game that ends otherwise gives nothing.
         let line = "1-0\tA00\tr\tb\t\t4k4/R8/9/9/9/9/9/9/9/1R1K5 w - - 0 1\tb0b1";
-        assert!(build_from_tsv(line, 3, |_| {}).0.is_empty());
+        assert!(build_from_games(&games(line), 3, |_| {}).0.is_empty());
     }
 }
