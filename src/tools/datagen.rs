@@ -41,8 +41,8 @@
 use crate::movegen;
 use crate::nnue::data::{self, Record, Wdl};
 use crate::position::Position;
-use crate::record::games::GameResult;
-use crate::record::games::{Game, read_games};
+use crate::record::games::{Game, GameResult, read_games};
+use crate::record::labels::Label;
 use crate::rng::SplitMix;
 use crate::rules::{self, Outcome, RuleSettings};
 use crate::search::{Report, SearchJob, Worker};
@@ -585,31 +585,26 @@ pub fn read_label_tsv(path: &str) -> Result<Vec<Record>, String> {
         crate::record::games::read_text(Path::new(path)).map_err(|e| format!("{path}: {e}"))?;
     let mut out = Vec::new();
     for (i, line) in text.lines().enumerate() {
-        let f: Vec<&str> = line.split('\t').collect();
-        let parsed = (|| {
-            if f.len() < 6 {
-                return None;
-            }
-            let pos = Position::from_fen(f[0]).ok()?;
-            let score: Score = f[1].trim().parse().ok()?;
-            let best = Move::parse(f[2].trim())?;
-            let result = match f[4].trim() {
-                "1" => Wdl::RedWins,
-                "0.5" => Wdl::Draw,
-                "0" => Wdl::BlackWins,
-                _ => return None,
-            };
-            let ply: u32 = f[5].trim().parse().ok()?;
-            Some((pos, score, best, result, ply))
-        })();
-        let Some((pos, score, best, result, ply)) = parsed else {
+        let Some(label) = Label::parse(line) else {
             if !line.trim().is_empty() {
                 log::warn!("{path}: line {} not understood, skipped", i + 1);
             }
             continue;
         };
-        if pos.is_pseudo_legal(best) && keep(&pos, best, score) {
-            out.push(Record::new(&pos, clamp_score(score), ply, result));
+        let result = match label.result {
+            GameResult::Win(winner) => Wdl::win_for(winner),
+            _ => Wdl::Draw,
+        };
+        if let Some(best) = label.best
+            && label.pos.is_pseudo_legal(best)
+            && keep(&label.pos, best, label.score)
+        {
+            out.push(Record::new(
+                &label.pos,
+                clamp_score(label.score),
+                label.ply,
+                result,
+            ));
         }
     }
     Ok(out)

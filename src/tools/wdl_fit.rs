@@ -16,7 +16,7 @@
 //! (`a`, `b` constant) and with no knowledge at all (the overall result
 //! rates), then tabulates predicted against observed rates.
 
-use crate::position::Position;
+use crate::record::labels::Label;
 use crate::wdl::{self, MATERIAL_MAX};
 use std::io::Write;
 use std::path::Path;
@@ -198,8 +198,14 @@ pub struct Data {
     pub skipped: usize,
 }
 
-/// Reads the labels (plain or xz). Every `every`-th line is used.
+/// Reads the labels: the CCPD TSV (plain or xz), or training records
+/// (`.bin`, `chuhe datagen`'s; e.g. the TSV's positions scored again by
+/// `datagen --label` with the evaluation in use). Every `every`-th
+/// position is used.
 pub fn read(path: &Path, every: usize) -> Result<Data, String> {
+    if path.extension().is_some_and(|e| e == "bin") {
+        return read_records(path, every);
+    }
     let text =
         crate::record::games::read_text(path).map_err(|e| format!("{}: {e}", path.display()))?;
     let mut data = Data {
@@ -211,29 +217,15 @@ pub fn read(path: &Path, every: usize) -> Result<Data, String> {
         if i % every.max(1) != 0 {
             continue;
         }
-        let f: Vec<&str> = line.split('\t').collect();
-        let parsed = (|| {
-            if f.len() < 7 {
-                return None;
-            }
-            let pos = Position::from_fen(f[0]).ok()?;
-            let score: i32 = f[1].parse().ok()?;
-            let red: f64 = f[4].parse().ok()?;
-            let game: u64 = f[6].parse().ok()?;
-            let red_view = if red > 0.75 {
-                0
-            } else if red > 0.25 {
-                1
-            } else {
-                2
+        let parsed = Label::parse(line).and_then(|l| {
+            // Outcome for the side to move: 0 win, 1 draw, 2 loss.
+            let outcome = match l.result.points(l.pos.side_to_move())? {
+                p if p > 0.75 => 0,
+                p if p > 0.25 => 1,
+                _ => 2,
             };
-            let outcome = if pos.side_to_move() == crate::types::Color::Red {
-                red_view
-            } else {
-                2 - red_view
-            };
-            Some((wdl::material(&pos), score, outcome, game))
-        })();
+            Some((wdl::material(&l.pos), l.score, outcome, l.game?))
+        });
         match parsed {
             Some((m, s, o, game)) => {
                 if game % 10 == 9 {
@@ -244,6 +236,37 @@ pub fn read(path: &Path, every: usize) -> Result<Data, String> {
             }
             None => data.skipped += 1,
         }
+    }
+    Ok(data)
+}
+
+/// Records hold no game number: the held-out tenth is every tenth block
+/// of 256 consecutive records (a block is a game or a few).
+fn read_records(path: &Path, every: usize) -> Result<Data, String> {
+    let records = crate::nnue::data::read_files(&[path.display().to_string()])
+        .map_err(|e| format!("{}: {e}", path.display()))?;
+    let mut data = Data {
+        train: Buckets::default(),
+        valid: Buckets::default(),
+        skipped: 0,
+    };
+    for (i, r) in records.iter().enumerate().step_by(every.max(1)) {
+        let (Ok(pos), Some(result)) = (r.to_position(), r.result()) else {
+            data.skipped += 1;
+            continue;
+        };
+        // Outcome for the side to move: 0 win, 1 draw, 2 loss.
+        let outcome = match result.score_for(pos.side_to_move()) {
+            s if s > 0.75 => 0,
+            s if s > 0.25 => 1,
+            _ => 2,
+        };
+        let buckets = if (i / 256) % 10 == 9 {
+            &mut data.valid
+        } else {
+            &mut data.train
+        };
+        buckets.add(wdl::material(&pos), i32::from(r.score()), outcome);
     }
     Ok(data)
 }
