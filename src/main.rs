@@ -10,7 +10,7 @@ use chuhe::thread::MAX_THREADS;
 use chuhe::time::Limits;
 use chuhe::tools::book::BookCommand;
 use chuhe::tools::judge;
-use chuhe::tools::{analyse, mates, timeplan, tune};
+use chuhe::tools::{analyse, mates, openings, timeplan, tune};
 use chuhe::types::Move;
 use clap::{Parser, Subcommand};
 use std::io::{IsTerminal, Write};
@@ -211,6 +211,11 @@ enum Command {
         #[command(subcommand)]
         command: BookCommand,
     },
+    /// The default opening suite of `chuhe match` (book/openings.txt).
+    Openings {
+        #[command(subcommand)]
+        command: OpeningsCommand,
+    },
     /// Play an engine-vs-engine match (UCCI or UCI engines), refereed by
     /// chuhe's rules, with PGN output, Elo and an optional SPRT stop.
     Match(Box<chuhe::arena::cli::MatchArgs>),
@@ -233,6 +238,18 @@ enum Command {
         /// Print each move's class (check, chase, idle) to stderr.
         #[arg(long)]
         trace: bool,
+    },
+}
+
+#[derive(Subcommand)]
+enum OpeningsCommand {
+    /// Choose the suite from master games (see src/tools/openings.rs).
+    Build {
+        /// Master games, CCPD TSV or PGN (plain or .xz).
+        #[arg(long, default_value = "../shared/data/ccpd-iccs.tsv.xz")]
+        games: String,
+        #[arg(long, default_value = "book/openings.txt")]
+        out: String,
     },
 }
 
@@ -619,6 +636,10 @@ fn run_tool(cmd: Command) -> Result<(), String> {
             }
             out.write_all(text.as_bytes()).map_err(|e| e.to_string())
         }
+        Command::Openings {
+            command: OpeningsCommand::Build { games, out: path },
+        } => openings::build(Path::new(&games), Path::new(&path))
+            .and_then(|said| writeln!(out, "{said}").map_err(|e| e.to_string())),
         Command::Mates { command } => match command {
             MatesCommand::Build {
                 games,

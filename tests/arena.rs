@@ -4,6 +4,8 @@
 
 #![cfg(unix)]
 
+mod shared_data;
+
 use chuhe::arena::cli::MatchArgs;
 use chuhe::arena::{self, MatchConfig, MatchSummary};
 use clap::Parser;
@@ -670,4 +672,20 @@ fn shards_merge_into_the_unsharded_match() {
     {
         let _ = std::fs::remove_file(p);
     }
+}
+
+// ---------------------------------------------------------------------------
+// Real data (skipped when absent, unless CHUHE_REQUIRE_DATA=1)
+
+#[test]
+fn committed_opening_suite_is_rebuilt_exactly_from_the_master_games() {
+    let Some(tsv) = shared_data::shared_file("ccpd-iccs.tsv.xz") else {
+        return;
+    };
+    let games = chuhe::record::games::read_games(&tsv, usize::MAX).unwrap();
+    let suite = chuhe::tools::openings::build_suite(&games);
+    assert!(
+        suite == chuhe::arena::openings::BUILTIN,
+        "book/openings.txt is not what `chuhe openings build` makes: rebuild it"
+    );
 }

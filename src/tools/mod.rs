@@ -1,13 +1,14 @@
 //! Command-line tools built on the engine (perft and bench, which the
 //! protocol also runs, live in `crate::perft` and `crate::bench`): analyse, book (build, probe, stats), judge,
-//! timeplan, tune (evaluation weights), spsa (search tunables), and mates
-//! (the mate and stalemate suite).
+//! timeplan, tune (evaluation weights), spsa (search tunables), mates
+//! (the mate and stalemate suite) and openings (the match opening suite).
 
 pub mod analyse;
 pub mod book;
 pub mod datagen;
 pub mod judge;
 pub mod mates;
+pub mod openings;
 pub mod spsa;
 pub mod timeplan;
 pub mod train;
