@@ -3,12 +3,11 @@
 //! signature (quoted as `Bench: <nodes>` in commits that change search or
 //! evaluation), so everything here must be deterministic.
 
-use crate::nnue::Network;
+use crate::engine::{Engine, GoRequest};
 use crate::position::Position;
-use crate::search::{Report, SearchJob};
-use crate::thread::ThreadPool;
+use crate::search::Report;
 use crate::time::Limits;
-use crate::tt::TranspositionTable;
+use crate::types::Move;
 use std::io::Write;
 use std::sync::{Arc, Mutex};
 use std::time::Instant;
@@ -62,47 +61,59 @@ pub const POSITIONS: &[&str] = &[
 /// Runs the bench and writes one line per position plus the totals.
 /// Returns the total node count.
 pub fn run(depth: i32, out: &mut impl Write) -> std::io::Result<u64> {
-    run_with(depth, 1, HASH_MB, crate::nnue::default_network(), out)
+    run_with(depth, 1, HASH_MB, false, None, out)
 }
 
-/// The bench with another thread count or table size: not a signature
-/// (threads make node counts vary), but the time to depth and the node
-/// rate of each position measure Lazy SMP scaling.
+/// The bench with another thread count, table size or evaluation
+/// (`classical`, or the network in `evalfile`): not a signature (threads
+/// make node counts vary), but the time to depth and the node rate of each
+/// position measure Lazy SMP scaling.
+///
+/// The positions are searched one after another by one `Engine`, as the
+/// moves of a game are: the table is kept and aged between them.
 pub fn run_with(
     depth: i32,
     threads: usize,
     hash_mb: usize,
-    network: Option<Arc<Network>>,
+    classical: bool,
+    evalfile: Option<&str>,
     out: &mut impl Write,
 ) -> std::io::Result<u64> {
-    let tt = Arc::new(TranspositionTable::new(hash_mb));
-    let mut pool = ThreadPool::new(threads);
+    let best: Arc<Mutex<Option<Move>>> = Arc::new(Mutex::new(None));
+    let sink = best.clone();
+    let mut engine = Engine::new(Arc::new(move |r: Report| {
+        if let (Report::BestMove { best, .. }, Ok(mut s)) = (r, sink.lock()) {
+            *s = best;
+        }
+    }));
+    engine.options.hash_mb = hash_mb;
+    engine.options.threads = threads;
+    engine.options.use_book = false;
+    engine
+        .choose_evaluation(classical, evalfile)
+        .map_err(std::io::Error::other)?;
+    if let Some(note) = engine.prepare() {
+        writeln!(out, "{note}")?;
+    }
     let start = Instant::now();
     let mut total = 0u64;
     for (i, fen) in POSITIONS.iter().enumerate() {
         let pos = Position::from_fen(fen).expect("bench positions are valid");
-        let result: Arc<Mutex<(u64, String)>> = Arc::new(Mutex::new((0, String::new())));
-        let sink = result.clone();
-        let reporter = Arc::new(move |r: Report| {
-            if let Ok(mut s) = sink.lock() {
-                match r {
-                    Report::Iteration(info) => s.0 = info.nodes,
-                    Report::BestMove { best, .. } => {
-                        s.1 = best.map_or("(none)".to_string(), |m| m.to_string());
-                    }
-                    _ => {}
-                }
-            }
-        });
-        let mut job = SearchJob::new(pos, Limits::depth(depth), tt.clone(), pool.size(), reporter);
-        job.network = network.clone();
+        engine.set_position(pos);
         let t = Instant::now();
-        let job = pool.start(job);
-        pool.wait();
+        engine.go(GoRequest {
+            limits: Limits::depth(depth),
+            searchmoves: Vec::new(),
+        });
+        engine.wait();
         let ms = t.elapsed().as_secs_f64() * 1000.0;
-        let nodes = job.total_nodes();
+        let nodes = engine.nodes_searched();
         total += nodes;
-        let best = result.lock().map(|s| s.1.clone()).unwrap_or_default();
+        let best = best
+            .lock()
+            .ok()
+            .and_then(|b| *b)
+            .map_or("(none)".to_string(), |m| m.to_string());
         writeln!(
             out,
             "Position {:2}/{}: {:>10} nodes, {ms:8.1} ms, best {best}",
@@ -113,7 +124,7 @@ pub fn run_with(
     }
     let secs = start.elapsed().as_secs_f64();
     writeln!(out, "===========================")?;
-    writeln!(out, "Evaluation: {}", evaluation_name(network.as_deref()))?;
+    writeln!(out, "Evaluation: {}", engine.evaluation_name())?;
     writeln!(out, "Total time (ms) : {}", (secs * 1000.0) as u64)?;
     writeln!(out, "Nodes searched: {total}")?;
     writeln!(
@@ -123,29 +134,4 @@ pub fn run_with(
     )?;
     out.flush()?;
     Ok(total)
-}
-
-/// The evaluation a tool searches with, in words.
-pub fn evaluation_name(network: Option<&Network>) -> String {
-    match network {
-        Some(net) => format!(
-            "NNUE, network {:016x}, {} kernels",
-            net.hash(),
-            crate::nnue::simd::kernel_name()
-        ),
-        None => "classical".to_string(),
-    }
-}
-
-/// The evaluation a tool's `--classical`/`--evalfile` flags ask for: the
-/// classical evaluation, a network file, or the build's default.
-pub fn choose_evaluation(
-    classical: bool,
-    evalfile: Option<&str>,
-) -> Result<Option<Arc<Network>>, String> {
-    match (classical, evalfile) {
-        (true, _) => Ok(None),
-        (false, Some(path)) => Network::load(path).map(|n| Some(Arc::new(n))),
-        (false, None) => Ok(crate::nnue::default_network()),
-    }
 }

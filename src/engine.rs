@@ -469,6 +469,23 @@ impl Engine {
         Ok(format!("evalfile: {}", self.network_name()))
     }
 
+    /// The evaluation a tool's `--classical`/`--evalfile` flags ask for:
+    /// the classical evaluation, a network file, or the build's default.
+    pub fn choose_evaluation(
+        &mut self,
+        classical: bool,
+        evalfile: Option<&str>,
+    ) -> Result<(), String> {
+        self.options.use_nnue = !classical;
+        match evalfile {
+            Some(path) if !classical => {
+                self.options.eval_file = path.to_string();
+                self.load_network().map(|_| ())
+            }
+            _ => Ok(()),
+        }
+    }
+
     /// The loaded network, named by its source and hash.
     pub fn network_name(&self) -> String {
         format!(
@@ -530,6 +547,14 @@ impl Engine {
         let seed = self.seed ^ self.pos.key();
         book.choose(&self.pos, self.options.randomness, seed)
             .map(|b| (b.mv, b.weight))
+    }
+
+    /// The nodes the last search has visited so far (all threads).
+    pub fn nodes_searched(&self) -> u64 {
+        self.pool
+            .as_ref()
+            .and_then(|p| p.current_job())
+            .map_or(0, |j| j.total_nodes())
     }
 
     /// Asks the running search to stop; its `BestMove` follows at once.

@@ -46,9 +46,9 @@
 //!   TSV files, plain or xz, into `Game`s with one `GameResult` (pgn,
 //!   position, replay).
 //! - [`perft`]: leaf counts of the legal move tree (`perft`, `divide`); movegen, position.
-//! - [`bench`](mod@bench): the fixed search whose node count is the build's signature, and the choice of evaluation for it; eval, nnue, position, search, thread, tt.
 //! - [`book`]: the opening book: chuhe's format, ElephantEye's, the embedded book, the weighted choice, the builder; record::games, movegen, position, rng, zobrist.
 //! - [`engine`]: the facade a front end drives: the game, the options, the table, the threads, the book; book, eval, movegen, nnue, position, replay, rng, rules, search, skill, thread, time, tt, tunables.
+//! - [`bench`](mod@bench): the fixed search whose node count is the build's signature, played through one `Engine` as a game's moves are; engine, position, search (its reports), time.
 //!
 //! **Front ends**
 //! - [`protocol`]: UCCI, UCI and CECP sessions on a byte stream; engine and what it exposes (eval, movegen, nnue, position, rules, search, skill, thread, time, tt, wdl), replay, text, bench, perft.

@@ -473,7 +473,8 @@ fn run_tool(cmd: Command) -> Result<(), String> {
             depth.clamp(1, 64),
             threads.clamp(1, MAX_THREADS),
             hash.clamp(1, 65536),
-            bench::choose_evaluation(classical, evalfile.as_deref())?,
+            classical,
+            evalfile.as_deref(),
             &mut out,
         )),
         Command::Analyse {
@@ -498,12 +499,12 @@ fn run_tool(cmd: Command) -> Result<(), String> {
                 threads: threads.clamp(1, MAX_THREADS),
                 hash_mb: hash.clamp(1, 65536),
                 multipv,
-                network: bench::choose_evaluation(classical, evalfile.as_deref())?,
+                classical,
+                evalfile,
             };
             drop(out);
             let sink: Arc<Mutex<dyn Write + Send>> = Arc::new(Mutex::new(std::io::stdout()));
-            analyse::run(pos, opts, sink);
-            Ok(())
+            analyse::run(pos, opts, sink)
         }
         Command::Tune {
             games,

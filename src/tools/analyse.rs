@@ -2,11 +2,10 @@
 //! for people (score in pawns, node counts with units, the principal
 //! variation), then the best move.
 
+use crate::engine::{Engine, GoRequest};
 use crate::position::Position;
-use crate::search::{Report, SearchJob};
-use crate::thread::ThreadPool;
+use crate::search::Report;
 use crate::time::Limits;
-use crate::tt::TranspositionTable;
 use crate::types::*;
 use std::io::Write;
 use std::sync::{Arc, Mutex};
@@ -16,8 +15,10 @@ pub struct AnalyseOptions {
     pub threads: usize,
     pub hash_mb: usize,
     pub multipv: usize,
-    /// The network to evaluate with (`None`: classical).
-    pub network: Option<Arc<crate::nnue::Network>>,
+    /// Search with the classical evaluation instead of the network.
+    pub classical: bool,
+    /// The network file to evaluate with (`None`: the build's own).
+    pub evalfile: Option<String>,
 }
 
 /// Formats a score for people: pawns with two decimals, or "mate in N".
@@ -40,9 +41,13 @@ pub fn format_count(n: u64) -> String {
     }
 }
 
-pub fn run(pos: Position, opts: AnalyseOptions, out: Arc<Mutex<dyn Write + Send>>) {
-    let tt = Arc::new(TranspositionTable::new(opts.hash_mb));
-    let mut pool = ThreadPool::new(opts.threads);
+/// Searches `pos` through an `Engine` set as `opts` says; fails only when
+/// the network file cannot be used.
+pub fn run(
+    pos: Position,
+    opts: AnalyseOptions,
+    out: Arc<Mutex<dyn Write + Send>>,
+) -> Result<(), String> {
     let sink = out.clone();
     let reporter = Arc::new(move |r: Report| {
         let Ok(mut w) = sink.lock() else { return };
@@ -90,16 +95,24 @@ pub fn run(pos: Position, opts: AnalyseOptions, out: Arc<Mutex<dyn Write + Send>
         };
         let _ = w.flush();
     });
+    let mut engine = Engine::new(reporter);
+    engine.options.hash_mb = opts.hash_mb;
+    engine.options.threads = opts.threads;
+    engine.options.multipv = opts.multipv.max(1);
+    engine.options.use_book = false;
+    engine.choose_evaluation(opts.classical, opts.evalfile.as_deref())?;
+    let note = engine.prepare();
     if let Ok(mut w) = out.lock() {
-        let _ = writeln!(
-            w,
-            "evaluation: {}",
-            crate::bench::evaluation_name(opts.network.as_deref())
-        );
+        if let Some(note) = note {
+            let _ = writeln!(w, "{note}");
+        }
+        let _ = writeln!(w, "evaluation: {}", engine.evaluation_name());
     }
-    let mut job = SearchJob::new(pos, opts.limits, tt, pool.size(), reporter);
-    job.multipv = opts.multipv.max(1);
-    job.network = opts.network;
-    pool.start(job);
-    pool.wait();
+    engine.set_position(pos);
+    engine.go(GoRequest {
+        limits: opts.limits,
+        searchmoves: Vec::new(),
+    });
+    engine.wait();
+    Ok(())
 }
