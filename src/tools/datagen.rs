@@ -361,8 +361,8 @@ pub fn run(opts: &DatagenOptions, log: &mut (impl Write + Send)) -> Result<(), S
     // The work: a list of numbered items (games to play or to read,
     // records to score) that the threads take in turn.
     let work = Work::load(opts)?;
-    if let Some(total) = work.len() {
-        say(format!("datagen: {total} items in this shard"));
+    if let Some(items) = items_in_shard(opts, &work) {
+        say(format!("datagen: {items} items in this shard"));
     }
     let next = AtomicU64::new(0);
     let active = AtomicUsize::new(threads);
@@ -439,7 +439,7 @@ fn progress_line(p: &Progress, start: Instant, opts: &DatagenOptions, work: &Wor
     let mut line = format!(
         "datagen: {pos} positions, {rate:.0} pos/s, {games} games (red {r} draw {d} black {b})"
     );
-    let eta = match (opts.positions, opts.games, work.len()) {
+    let eta = match (opts.positions, opts.games, items_in_shard(opts, work)) {
         (Some(target), _, _) if rate > 0.0 => Some(target.saturating_sub(pos) as f64 / rate),
         (None, Some(target), _) if games > 0 => {
             Some(target.saturating_sub(games) as f64 * secs / games as f64)
@@ -454,6 +454,17 @@ fn progress_line(p: &Progress, start: Instant, opts: &DatagenOptions, work: &Wor
         line += &format!(", ETA {}h{:02}m{:02}s", eta / 3600, eta / 60 % 60, eta % 60);
     }
     line
+}
+
+/// The items shard K of N makes: those numbered K-1, K-1+N, ... below the
+/// run's total, when finite.
+fn items_in_shard(opts: &DatagenOptions, work: &Work) -> Option<u64> {
+    work.len().map(|total| shard_share(total, opts.shard))
+}
+
+/// How many of `total` items numbered from 0 are K-1 plus a multiple of N.
+fn shard_share(total: u64, (k, n): (u64, u64)) -> u64 {
+    (total + n).saturating_sub(k) / n.max(1)
 }
 
 /// The numbered items of one run.
@@ -690,6 +701,16 @@ mod tests {
         assert!(!w.is_empty());
         assert_eq!(w, parts);
         let _ = std::fs::remove_file(&whole.out);
+    }
+
+    #[test]
+    fn a_shard_counts_its_own_items() {
+        assert_eq!(shard_share(3855, (1, 5)), 771);
+        assert_eq!(shard_share(3855, (5, 5)), 771);
+        assert_eq!(shard_share(3, (1, 2)), 2);
+        assert_eq!(shard_share(3, (2, 2)), 1);
+        assert_eq!(shard_share(1, (3, 4)), 0);
+        assert_eq!(shard_share(7, (1, 1)), 7);
     }
 
     #[test]
