@@ -12,141 +12,20 @@
 //! running search holds the table and the threads.
 
 use crate::book::BookSet;
-pub use crate::book::Randomness;
 use crate::movegen;
 use crate::nnue::{self, Network};
+use crate::options::*;
 use crate::position::Position;
 use crate::replay::is_legal_move;
 use crate::rules::RuleSettings;
-use crate::search::{Character, Level, Reporter, SearchJob, Style};
+use crate::search::{Reporter, SearchJob};
 use crate::skill::{self, Skill};
 use crate::thread::{MAX_THREADS, ThreadPool};
 use crate::time::{self, Budget, Limits};
 use crate::tt::{TranspositionTable, TtHit};
-use crate::tunables::Tunables;
 use crate::types::*;
 use std::sync::Arc;
 use std::sync::atomic::Ordering;
-
-pub const DEFAULT_HASH_MB: usize = 64;
-pub const MAX_HASH_MB: usize = 32 * 1024;
-pub const MAX_MULTIPV: usize = 128;
-pub const DEFAULT_MOVE_OVERHEAD: u64 = 50;
-pub const MAX_MOVE_OVERHEAD: u64 = 10_000;
-/// The natural move limit (moves per side without a capture), as the rules
-/// count it.
-pub const DEFAULT_MOVE_LIMIT: u32 = 60;
-pub const MIN_MOVE_LIMIT: u32 = 10;
-pub const MAX_MOVE_LIMIT: u32 = 1000;
-/// The `bookfiles` value that names the book built into the binary.
-pub const EMBEDDED_BOOK: &str = "<embedded>";
-
-/// Amplitude of the noise that `randomness` adds to root move scores, in
-/// score units (a pawn is about 100): from invisible to a clear weakening.
-/// The same setting steers the book's weighted choice.
-pub const fn root_noise(r: Randomness) -> Score {
-    match r {
-        Randomness::None => 0,
-        Randomness::Tiny => 4,
-        Randomness::Small => 8,
-        Randomness::Medium => 16,
-        Randomness::Large => 32,
-        Randomness::Huge => 64,
-    }
-}
-
-/// The UCCI word for a `randomness` value.
-pub const fn randomness_name(r: Randomness) -> &'static str {
-    match r {
-        Randomness::None => "none",
-        Randomness::Tiny => "tiny",
-        Randomness::Small => "small",
-        Randomness::Medium => "medium",
-        Randomness::Large => "large",
-        Randomness::Huge => "huge",
-    }
-}
-
-/// Every setting the host can change.
-#[derive(Clone, Debug, PartialEq, Eq)]
-pub struct EngineOptions {
-    pub hash_mb: usize,
-    pub threads: usize,
-    pub multipv: usize,
-    /// Milliseconds reserved per move for the host's and the pipe's lag.
-    pub move_overhead: u64,
-    /// The host may ask us to ponder (informative; `go ponder` is what counts).
-    pub ponder: bool,
-    pub use_book: bool,
-    /// `;`-separated book files, or `EMBEDDED_BOOK`.
-    pub book_files: String,
-    /// Root noise and book variety. `none` by default (not the book's own
-    /// default), so that a fresh engine plays reproducibly.
-    pub randomness: Randomness,
-    pub pruning: Level,
-    pub knowledge: Level,
-    pub style: Style,
-    /// How much CPU to leave to others while thinking (stored, not acted on).
-    pub idle: Level,
-    pub use_egtb: bool,
-    pub egtb_paths: String,
-    /// Natural move limit in moves per side.
-    pub move_limit: u32,
-    /// Extra diagnostics on stdout (e.g. the time budget of each move).
-    pub debug: bool,
-    /// UCCI batch mode: input that arrives during a finite search waits until
-    /// its `bestmove`.
-    pub batch: bool,
-    /// UCCI clock values in milliseconds (true) or seconds (false).
-    pub use_millisec: bool,
-    /// The search's margins, reductions and limits: hidden options for
-    /// tuners (`setoption name <tunable> value <n>`), defaults otherwise.
-    pub tunables: Tunables,
-    /// Evaluate with the network (at full `knowledge`); false: classical.
-    pub use_nnue: bool,
-    /// The network file, or `nnue::EMBEDDED_NAME`.
-    pub eval_file: String,
-    /// `Skill Level`: 0..=20, 20 = full strength (see `skill`).
-    pub skill_level: u32,
-    /// `UCI_LimitStrength`: play at the level `UCI_Elo` names.
-    pub limit_strength: bool,
-    /// `UCI_Elo`: the rating to play at when `limit_strength` is on.
-    pub elo: i32,
-    /// `UCI_ShowWDL`: add win/draw/loss chances to search reports.
-    pub show_wdl: bool,
-}
-
-impl Default for EngineOptions {
-    fn default() -> Self {
-        EngineOptions {
-            hash_mb: DEFAULT_HASH_MB,
-            threads: 1,
-            multipv: 1,
-            move_overhead: DEFAULT_MOVE_OVERHEAD,
-            ponder: false,
-            use_book: true,
-            book_files: EMBEDDED_BOOK.to_string(),
-            randomness: Randomness::None,
-            pruning: Level::Large,
-            knowledge: Level::Large,
-            style: Style::Normal,
-            idle: Level::None,
-            use_egtb: false,
-            egtb_paths: String::new(),
-            move_limit: DEFAULT_MOVE_LIMIT,
-            debug: false,
-            batch: false,
-            use_millisec: true,
-            tunables: Tunables::default(),
-            use_nnue: nnue::DEFAULT_USE_NNUE,
-            eval_file: nnue::EMBEDDED_NAME.to_string(),
-            skill_level: skill::MAX_LEVEL,
-            limit_strength: false,
-            elo: skill::MIN_ELO,
-            show_wdl: false,
-        }
-    }
-}
 
 /// One `go`: the limits and the root moves the host allows (`searchmoves`;
 /// empty = all). `banmoves` are the engine's own state.
@@ -811,7 +690,7 @@ mod tests {
         ];
         let n: Vec<Score> = all.iter().map(|&r| root_noise(r)).collect();
         for r in all {
-            assert_eq!(Randomness::parse(randomness_name(r)), Some(r));
+            assert_eq!(Randomness::parse(r.name()), Some(r));
         }
         assert!(n.windows(2).all(|w| w[0] < w[1]));
         assert_eq!(n[0], 0);

@@ -23,6 +23,7 @@
 
 use crate::attacks;
 use crate::bitboard::Bitboard;
+use crate::options::Level;
 use crate::position::Position;
 use crate::types::*;
 

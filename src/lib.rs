@@ -25,15 +25,16 @@
 //! - [`replay`]: the one legal replay: move text (any notation [`record::notation`] reads) checked legal and made; record::notation, position.
 //!
 //! **Evaluation and search**
-//! - [`eval`], [`eval_params`]: the classical evaluation and its tuned weights; attacks, bitboard, position.
+//! - [`eval`], [`eval_params`]: the classical evaluation and its tuned weights; attacks, bitboard, options (`Level`), position.
 //! - [`nnue`]: the network evaluation and its accumulators; eval, position.
 //! - [`wdl`], [`wdl_params`]: win/draw/loss chances from a score; position.
 //! - [`history`]: the move-ordering history tables; nothing.
 //! - [`movepick`]: the staged move picker; history, movegen, position.
 //! - [`tt`]: the transposition table shared by the threads; nothing.
 //! - [`tunables`]: the search's tunable numbers; nothing.
+//! - [`options`]: every setting the host can change (`EngineOptions`), defaults and limits, and the option values the core reads (`Level`, `Style`, `Character`, `Randomness`); nnue and skill (defaults), tunables.
 //! - [`time`]: search limits and the time budget; nothing.
-//! - [`search`]: one thread's search; attacks, eval, history, movegen, movepick, nnue, position, rules, time, tt, tunables.
+//! - [`search`]: one thread's search; attacks, eval, history, movegen, movepick, nnue, options (`Character`), position, rules, time, tt, tunables.
 //! - [`thread`]: the Lazy SMP pool of search threads; movegen, search.
 //! - [`skill`]: playing strength below the best; rng, search.
 //!
@@ -46,12 +47,12 @@
 //!   TSV files, plain or xz, into `Game`s with one `GameResult` (pgn,
 //!   position, replay).
 //! - [`perft`]: leaf counts of the legal move tree (`perft`, `divide`); movegen, position.
-//! - [`book`]: the opening book: chuhe's format, ElephantEye's, the embedded book, the weighted choice, the builder; record::games, movegen, position, rng, zobrist.
-//! - [`engine`]: the facade a front end drives: the game, the options, the table, the threads, the book; book, eval, movegen, nnue, position, replay, rng, rules, search, skill, thread, time, tt, tunables.
+//! - [`book`]: the opening book: chuhe's format, ElephantEye's, the embedded book, the weighted choice, the builder; record::games, movegen, options (`Randomness`), position, rng, zobrist.
+//! - [`engine`]: the facade a front end drives: the game, the options' values, the table, the threads, the book; book, eval, movegen, nnue, options, position, replay, rng, rules, search, skill, thread, time, tt.
 //! - [`bench`](mod@bench): the fixed search whose node count is the build's signature, played through one `Engine` as a game's moves are; engine, position, search (its reports), time.
 //!
 //! **Front ends**
-//! - [`protocol`]: UCCI, UCI and CECP sessions on a byte stream; engine and what it exposes (eval, movegen, nnue, position, rules, search, skill, thread, time, tt, wdl), replay, text, bench, perft.
+//! - [`protocol`]: UCCI, UCI and CECP sessions on a byte stream; engine and what it exposes (eval, movegen, nnue, options, position, rules, search, skill, thread, time, tt, wdl), replay, text, bench, perft.
 //! - [`arena`]: matches between engine processes: client, clocks, referee, openings, PGN and JSON records, statistics; record, position, replay, rng, rules, text.
 //! - [`tools`]: the command-line tools (analyse, book, judge, timeplan, tune, spsa, datagen, train, wdl-fit, mates); anything above, and arena (spsa, datagen).
 //! - `main.rs`, the binary: the command line; protocol, tools, arena and the types their arguments need.
@@ -84,6 +85,7 @@ pub mod history;
 pub mod movegen;
 pub mod movepick;
 pub mod nnue;
+pub mod options;
 pub mod perft;
 pub mod position;
 pub mod protocol;

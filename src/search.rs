@@ -13,12 +13,12 @@ use crate::history::{Histories, NULL_SLOT, stat_bonus};
 use crate::movegen::{self, MoveList};
 use crate::movepick::{MovePicker, PickerKind, cont_slot};
 use crate::nnue::{self, Network, NnueStack};
+use crate::options::{Character, Level, Style};
 use crate::position::{Position, see_value};
 use crate::rules::{self, RepetitionVerdict, RuleSettings};
 use crate::time::{Limits, TimeManager};
 use crate::tt::{TranspositionTable, TtHit};
 use crate::tunables::Tunables;
-pub use crate::types::Level;
 use crate::types::*;
 use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
 use std::sync::{Arc, Mutex};
@@ -63,43 +63,6 @@ pub struct IterationInfo {
 }
 
 pub type Reporter = Arc<dyn Fn(Report) + Send + Sync>;
-
-/// Playing style (the UCCI `style` option).
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Default)]
-pub enum Style {
-    Solid,
-    #[default]
-    Normal,
-    Risky,
-}
-
-impl Style {
-    pub const ALL: [Style; 3] = [Style::Solid, Style::Normal, Style::Risky];
-
-    pub const fn name(self) -> &'static str {
-        match self {
-            Style::Solid => "solid",
-            Style::Normal => "normal",
-            Style::Risky => "risky",
-        }
-    }
-}
-
-/// The host's wishes for the engine's character; the defaults are the
-/// engine at full strength.
-///
-/// * `knowledge`: how much of the evaluation to use (see `eval::evaluate_at`).
-/// * `pruning`: how boldly to prune; `none` searches every move to full
-///   depth bar late-move reductions, smaller levels widen the margins.
-/// * `style`: what a draw is worth to the side the engine plays:
-///   `risky` counts it as a loss of a quarter pawn and so plays on,
-///   `solid` as a small gain and so takes safe draws.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Default)]
-pub struct Character {
-    pub pruning: Level,
-    pub knowledge: Level,
-    pub style: Style,
-}
 
 /// Node counter of one thread, alone on its cache line.
 #[repr(align(64))]

@@ -374,30 +374,6 @@ pub const MAX_PLY: usize = 128;
 /// Scores at or beyond this magnitude are mates (or forced perpetual losses).
 pub const MATE_BOUND: Score = MATE - MAX_PLY as Score;
 
-/// How much of a feature to use: the levels of the UCCI `pruning` and
-/// `knowledge` options, in increasing order.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord, Default)]
-pub enum Level {
-    None,
-    Small,
-    Medium,
-    #[default]
-    Large,
-}
-
-impl Level {
-    pub const ALL: [Level; 4] = [Level::None, Level::Small, Level::Medium, Level::Large];
-
-    pub const fn name(self) -> &'static str {
-        match self {
-            Level::None => "none",
-            Level::Small => "small",
-            Level::Medium => "medium",
-            Level::Large => "large",
-        }
-    }
-}
-
 /// Bound type of a score stored in the transposition table.
 #[derive(Clone, Copy, PartialEq, Eq, Debug)]
 #[repr(u8)]

@@ -5,8 +5,9 @@
 
 mod shared_data;
 
-use chuhe::book::{self, Book, BookBuilder, BookMove, BookSet, BuildRule, Randomness, Record};
+use chuhe::book::{self, Book, BookBuilder, BookMove, BookSet, BuildRule, Record};
 use chuhe::movegen;
+use chuhe::options::Randomness;
 use chuhe::position::Position;
 use chuhe::record::games::GameResult;
 use chuhe::tools::book::build_book;

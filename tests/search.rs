@@ -3,9 +3,10 @@
 //! starting and stopping cleanly.
 
 use chuhe::movegen;
+use chuhe::options::{Character, Level, Style};
 use chuhe::position::Position;
 use chuhe::rng::XorShift;
-use chuhe::search::{Character, Report, SearchJob, Style};
+use chuhe::search::{Report, SearchJob};
 use chuhe::thread::ThreadPool;
 use chuhe::time::Limits;
 use chuhe::tt::TranspositionTable;

@@ -3,53 +3,22 @@
 //! game.
 
 use super::{BookMove, BookSet};
+use crate::options::Randomness;
 use crate::position::Position;
 use crate::rng::SplitMix;
 use crate::types::*;
 use crate::zobrist;
 
-/// How adventurous the book choice is (the UCCI `randomness` values).
-/// The chance of a move is proportional to `weight ^ exponent`.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Default)]
-pub enum Randomness {
-    /// Always the heaviest move (ties: the first in book order).
-    None,
-    /// weight⁴: nearly always one of the heaviest.
-    Tiny,
-    /// weight².
-    Small,
-    /// weight: in proportion to the weights, as the book's builder meant.
-    #[default]
-    Medium,
-    /// √weight.
-    Large,
-    /// Every book move equally.
-    Huge,
-}
-
-impl Randomness {
-    /// Parses a UCCI `randomness` value (case-insensitive).
-    pub fn parse(s: &str) -> Option<Randomness> {
-        Some(match s.trim().to_ascii_lowercase().as_str() {
-            "none" => Randomness::None,
-            "tiny" => Randomness::Tiny,
-            "small" => Randomness::Small,
-            "medium" => Randomness::Medium,
-            "large" => Randomness::Large,
-            "huge" => Randomness::Huge,
-            _ => return None,
-        })
-    }
-
-    fn exponent(self) -> f64 {
-        match self {
-            Randomness::None => f64::INFINITY,
-            Randomness::Tiny => 4.0,
-            Randomness::Small => 2.0,
-            Randomness::Medium => 1.0,
-            Randomness::Large => 0.5,
-            Randomness::Huge => 0.0,
-        }
+/// The exponent of the book's weighted choice: the chance of a move is
+/// proportional to `weight ^ exponent`.
+fn exponent(r: Randomness) -> f64 {
+    match r {
+        Randomness::None => f64::INFINITY,
+        Randomness::Tiny => 4.0,
+        Randomness::Small => 2.0,
+        Randomness::Medium => 1.0,
+        Randomness::Large => 0.5,
+        Randomness::Huge => 0.0,
     }
 }
 
@@ -96,7 +65,7 @@ fn pick(moves: &[BookMove], randomness: Randomness, seed: u64) -> Option<BookMov
             },
         );
     }
-    let exponent = randomness.exponent();
+    let exponent = exponent(randomness);
     let shares: Vec<f64> = moves
         .iter()
         .map(|m| (m.weight.max(1) as f64).powf(exponent))

@@ -9,7 +9,7 @@
 //! so an opening and its mirror image share their statistics.
 //!
 //! The parts: `format.rs` (chuhe's format), `eleeye.rs` (ElephantEye's
-//! `BOOK.DAT`), `choice.rs` (the weighted choice and its `Randomness`),
+//! `BOOK.DAT`), `choice.rs` (the weighted choice, as `options::Randomness` says),
 //! `builder.rs` (a book from games); here the book hash, `Book` and
 //! `BookSet`, and the embedded book.
 //!
@@ -32,7 +32,6 @@ mod eleeye;
 mod format;
 
 pub use builder::{BookBuilder, BuildRule, BuildSummary};
-pub use choice::Randomness;
 pub use eleeye::EleEyeBook;
 pub use format::{ChuheBook, HEADER_LEN, MAGIC, RECORD_LEN, Record, encode};
 

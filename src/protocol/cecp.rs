@@ -21,8 +21,9 @@
 use super::options::{self, Kind, OptionId};
 use super::parse::{parse_command, parse_int};
 use super::{DRAW_ACCEPT, NAME_LINE, Pending, Session, is_legal, move_list};
-use crate::engine::{EngineOptions, GoRequest};
+use crate::engine::GoRequest;
 use crate::movegen;
+use crate::options::EngineOptions;
 use crate::position::Position;
 use crate::replay::{self, Accept};
 use crate::rules::{self, Outcome, Reason, RuleSettings};

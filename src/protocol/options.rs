@@ -6,8 +6,7 @@
 
 use super::Dialect;
 use super::parse::{parse_int, quote};
-use crate::engine::{self, EngineOptions, Randomness};
-use crate::search::{Level, Style};
+use crate::options::{self, EngineOptions, Level, Randomness, Style};
 use crate::skill;
 use crate::text::parse_bool;
 use crate::thread::MAX_THREADS;
@@ -112,7 +111,7 @@ pub const OPTIONS: &[OptionDef] = &[
         &["hash"],
         Kind::Spin {
             min: 1,
-            max: engine::MAX_HASH_MB as i64,
+            max: options::MAX_HASH_MB as i64,
         },
         true,
         true,
@@ -181,7 +180,7 @@ pub const OPTIONS: &[OptionDef] = &[
         &[],
         Kind::Spin {
             min: 1,
-            max: engine::MAX_MULTIPV as i64,
+            max: options::MAX_MULTIPV as i64,
         },
         true,
         true,
@@ -193,7 +192,7 @@ pub const OPTIONS: &[OptionDef] = &[
         &[],
         Kind::Spin {
             min: 0,
-            max: engine::MAX_MOVE_OVERHEAD as i64,
+            max: options::MAX_MOVE_OVERHEAD as i64,
         },
         true,
         true,
@@ -204,8 +203,8 @@ pub const OPTIONS: &[OptionDef] = &[
         "Move Limit",
         &["drawmoves"],
         Kind::Spin {
-            min: engine::MIN_MOVE_LIMIT as i64,
-            max: engine::MAX_MOVE_LIMIT as i64,
+            min: options::MIN_MOVE_LIMIT as i64,
+            max: options::MAX_MOVE_LIMIT as i64,
         },
         true,
         true,
@@ -424,7 +423,7 @@ fn current(d: &OptionDef, o: &EngineOptions) -> String {
         OptionId::BookFiles => o.book_files.clone(),
         OptionId::HashSize => o.hash_mb.to_string(),
         OptionId::Threads => o.threads.to_string(),
-        OptionId::Randomness => engine::randomness_name(o.randomness).to_string(),
+        OptionId::Randomness => o.randomness.name().to_string(),
         OptionId::Pruning => o.pruning.name().to_string(),
         OptionId::Knowledge => o.knowledge.name().to_string(),
         OptionId::Idle => o.idle.name().to_string(),
@@ -629,7 +628,7 @@ pub fn apply(d: &OptionDef, value: Option<&str>, o: &mut EngineOptions) -> Resul
         }
         OptionId::BookFiles => {
             o.book_files = if raw.is_empty() || lower == "<empty>" {
-                engine::EMBEDDED_BOOK.to_string()
+                options::EMBEDDED_BOOK.to_string()
             } else {
                 raw.to_string()
             }

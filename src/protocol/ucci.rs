@@ -2,7 +2,7 @@
 //! read them. Scores are plain integers; diagnostics are `info message`.
 
 use super::{Dialect, NAME_LINE};
-use crate::engine::EngineOptions;
+use crate::options::EngineOptions;
 use crate::search::IterationInfo;
 use crate::types::Move;
 

@@ -2,7 +2,7 @@
 //! `info string` diagnostics, `bestmove (none)` when there is no move.
 
 use super::{Dialect, NAME_LINE};
-use crate::engine::EngineOptions;
+use crate::options::EngineOptions;
 use crate::search::IterationInfo;
 use crate::types::*;
 

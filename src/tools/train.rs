@@ -702,8 +702,8 @@ fn description(opts: &TrainOptions, positions: usize, epochs: usize) -> String {
 mod tests {
     use super::*;
     use crate::nnue::data::Wdl;
+    use crate::options::Level;
     use crate::position::Position;
-    use crate::types::Level;
 
     /// The analytic gradient matches finite differences.
     #[test]
