@@ -16,7 +16,7 @@ use crate::nnue::{self, Network, NnueStack};
 use crate::options::{Character, Level, Style};
 use crate::position::{Position, see_value};
 use crate::rules::{self, RepetitionVerdict, RuleSettings};
-use crate::time::{Limits, TimeManager};
+use crate::time::{Limits, Spend, TimeManager};
 use crate::tt::{TranspositionTable, TtHit};
 use crate::tunables::Tunables;
 use crate::types::*;
@@ -570,9 +570,18 @@ impl Worker {
         self.prune = Pruning::at(job.character.pruning, &self.tun);
         self.contempt = contempt(job.character.style);
         self.root_side = job.root.side_to_move();
-        self.tm = self
-            .is_main()
-            .then(|| TimeManager::new(&job.limits, job.root.fullmove_number(), job.move_overhead));
+        self.tm = self.is_main().then(|| {
+            let spend = Spend {
+                optimum_pct: job.tunables.tm_optimum,
+                stop_pct: job.tunables.tm_stop,
+            };
+            TimeManager::new(
+                &job.limits,
+                job.root.fullmove_number(),
+                job.move_overhead,
+                &spend,
+            )
+        });
         let legal = movegen::legal_moves(&self.pos);
         self.root_moves = legal
             .iter()

@@ -137,14 +137,44 @@ pub struct TimeManager {
     movetime: Option<Duration>,
     /// Scale for the optimum from search stability, updated per iteration.
     scale: f64,
+    /// Share of the soft limit after which no new iteration starts.
+    stop_share: f64,
+}
+
+/// How much of its allotment a search spends (`Tunables::tm_optimum` and
+/// `tm_stop`). `Spend::DEFAULT` is the tunables' defaults.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Spend {
+    /// The optimum, percent of the allotment's.
+    pub optimum_pct: i32,
+    /// No iteration starts past this percent of the soft limit.
+    pub stop_pct: i32,
+}
+
+impl Spend {
+    /// The allotment as computed, iterations started up to 70% of the soft limit.
+    pub const DEFAULT: Spend = Spend {
+        optimum_pct: 100,
+        stop_pct: 70,
+    };
 }
 
 impl TimeManager {
-    pub fn new(limits: &Limits, fullmove: u32, overhead: u64) -> TimeManager {
-        let budget = limits
-            .clock
-            .as_ref()
-            .map(|c| allocate(c, fullmove, overhead));
+    /// The manager of one search. `spend` scales the allotment's optimum
+    /// (`Tunables::tm_optimum`, percent; never past the maximum) and
+    /// `stop_share` is how much of the soft limit an iteration may start
+    /// after (`Tunables::tm_stop`, percent).
+    pub fn new(limits: &Limits, fullmove: u32, overhead: u64, spend: &Spend) -> TimeManager {
+        let budget = limits.clock.as_ref().map(|c| {
+            let b = allocate(c, fullmove, overhead);
+            Budget {
+                optimum: b
+                    .optimum
+                    .mul_f64(f64::from(spend.optimum_pct) / 100.0)
+                    .min(b.maximum),
+                maximum: b.maximum,
+            }
+        });
         let movetime = limits
             .movetime
             .map(|ms| Duration::from_millis(ms.saturating_sub(overhead.min(ms / 2)).max(1)));
@@ -153,6 +183,7 @@ impl TimeManager {
             budget,
             movetime,
             scale: 1.0,
+            stop_share: f64::from(spend.stop_pct) / 100.0,
         }
     }
 
@@ -213,7 +244,7 @@ impl TimeManager {
     /// so close to it that the next iteration would not finish anyway.
     pub fn should_stop_after_iteration(&self) -> bool {
         match self.soft_limit() {
-            Some(soft) => self.elapsed() >= soft.mul_f64(0.7),
+            Some(soft) => self.elapsed() >= soft.mul_f64(self.stop_share),
             None => false,
         }
     }
@@ -291,12 +322,46 @@ mod tests {
             clock: Some(clock(600_000, 10_000, None)),
             ..Limits::default()
         };
-        let mut tm = TimeManager::new(&limits, 10, 50);
+        let mut tm = TimeManager::new(&limits, 10, 50, &Spend::DEFAULT);
         let base = tm.soft_limit().unwrap();
         tm.update_stability(0.0, 0, 8);
         assert!(tm.soft_limit().unwrap() < base);
         tm.update_stability(2.0, 80, 0);
         assert!(tm.soft_limit().unwrap() > base);
         assert!(tm.soft_limit().unwrap() <= tm.maximum().unwrap());
+    }
+
+    #[test]
+    fn spend_scales_the_optimum_and_is_the_tunables_by_default() {
+        let t = crate::tunables::Tunables::default();
+        let from_tunables = Spend {
+            optimum_pct: t.tm_optimum,
+            stop_pct: t.tm_stop,
+        };
+        assert_eq!(Spend::DEFAULT, from_tunables);
+        let limits = Limits {
+            clock: Some(clock(10_000, 100, None)),
+            ..Limits::default()
+        };
+        let base = TimeManager::new(&limits, 1, 50, &Spend::DEFAULT)
+            .budget()
+            .unwrap();
+        let more = Spend {
+            optimum_pct: 150,
+            ..Spend::DEFAULT
+        };
+        let more = TimeManager::new(&limits, 1, 50, &more).budget().unwrap();
+        assert_eq!(more.maximum, base.maximum);
+        let want = base.optimum.mul_f64(1.5).min(base.maximum);
+        assert!(
+            more.optimum.abs_diff(want) <= Duration::from_millis(1),
+            "{more:?} vs {base:?}"
+        );
+        let huge = Spend {
+            optimum_pct: 1000,
+            ..Spend::DEFAULT
+        };
+        let huge = TimeManager::new(&limits, 1, 50, &huge).budget().unwrap();
+        assert_eq!(huge.optimum, base.maximum);
     }
 }

@@ -1,6 +1,7 @@
 //! The search's tunable numbers in one table: pruning margins and depth
 //! limits, null-move and late-move reductions, move-count limits, the
-//! aspiration window and quiescence's delta margin. Each has a default
+//! aspiration window, quiescence's delta margin, and how much of its
+//! allotment the time manager spends. Each has a default
 //! (the value the engine is built and benched with), a range, and an SPSA
 //! step (the perturbation a tuner tries first, about a twentieth of the
 //! range).
@@ -164,6 +165,10 @@ tunables! {
     asp_score_max = 100, 0..=300, step 15;
     /// Quiescence delta pruning: margin over the captured piece's value.
     qs_delta = 200, 50..=500, step 25;
+    /// Time: the optimum time for a move, percent of the time manager's allotment.
+    tm_optimum = 100, 50..=250, step 10;
+    /// Time: after an iteration, stop once this percent of the (stability-scaled) optimum has passed.
+    tm_stop = 70, 40..=100, step 5;
 }
 
 impl Tunables {
