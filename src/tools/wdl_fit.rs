@@ -218,12 +218,7 @@ pub fn read(path: &Path, every: usize) -> Result<Data, String> {
             continue;
         }
         let parsed = Label::parse(line).and_then(|l| {
-            // Outcome for the side to move: 0 win, 1 draw, 2 loss.
-            let outcome = match l.result.points(l.pos.side_to_move())? {
-                p if p > 0.75 => 0,
-                p if p > 0.25 => 1,
-                _ => 2,
-            };
+            let outcome = outcome(l.result.points(l.pos.side_to_move())?);
             Some((wdl::material(&l.pos), l.score, outcome, l.game?))
         });
         match parsed {
@@ -238,6 +233,18 @@ pub fn read(path: &Path, every: usize) -> Result<Data, String> {
         }
     }
     Ok(data)
+}
+
+/// The bucket column of a result worth `points` (1, 0.5 or 0) to the side
+/// to move: 0 win, 1 draw, 2 loss.
+fn outcome(points: f64) -> usize {
+    if points > 0.75 {
+        0
+    } else if points > 0.25 {
+        1
+    } else {
+        2
+    }
 }
 
 /// Records hold no game number: the held-out tenth is every tenth block
@@ -255,12 +262,7 @@ fn read_records(path: &Path, every: usize) -> Result<Data, String> {
             data.skipped += 1;
             continue;
         };
-        // Outcome for the side to move: 0 win, 1 draw, 2 loss.
-        let outcome = match result.score_for(pos.side_to_move()) {
-            s if s > 0.75 => 0,
-            s if s > 0.25 => 1,
-            _ => 2,
-        };
+        let outcome = outcome(f64::from(result.score_for(pos.side_to_move())));
         let buckets = if (i / 256) % 10 == 9 {
             &mut data.valid
         } else {
