@@ -3,6 +3,7 @@
 # positions, for several thread counts, against one thread.
 #
 #   scripts/smp-scaling.sh [--bin PATH] [--depth D] [--hash MB] [--threads "1 2 4"] [--keep DIR]
+#                          [--set NAME=VALUE]...
 #
 # Prints one row per thread count: total nodes/second, its ratio to one
 # thread, and the geometric mean over positions of the time-to-depth
@@ -15,6 +16,7 @@ depth=12
 hash=128
 threads="1 2"
 keep=""
+set_args=()
 while [ $# -gt 0 ]; do
     case "$1" in
         --bin) bin=$2; shift 2 ;;
@@ -22,7 +24,8 @@ while [ $# -gt 0 ]; do
         --hash) hash=$2; shift 2 ;;
         --threads) threads=$2; shift 2 ;;
         --keep) keep=$2; shift 2 ;;
-        -h|--help) sed -n '2,12p' "$0"; exit 0 ;;
+        --set) set_args+=(--set "$2"); shift 2 ;;
+        -h|--help) sed -n '2,13p' "$0"; exit 0 ;;
         *) echo "unknown argument: $1" >&2; exit 2 ;;
     esac
 done
@@ -30,7 +33,7 @@ done
 tmp=$(mktemp -d)
 trap 'rm -rf "$tmp"' EXIT
 for t in $threads; do
-    "$bin" bench "$depth" --threads "$t" --hash "$hash" > "$tmp/t$t.txt"
+    "$bin" bench "$depth" --threads "$t" --hash "$hash" "${set_args[@]}" > "$tmp/t$t.txt"
     if [ -n "$keep" ]; then
         mkdir -p "$keep" && cp "$tmp/t$t.txt" "$keep/bench-t$t.txt"
     fi

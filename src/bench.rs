@@ -7,6 +7,7 @@ use crate::engine::{Engine, GoRequest};
 use crate::position::Position;
 use crate::search::Report;
 use crate::time::Limits;
+use crate::tunables::Tunables;
 use crate::types::Move;
 use std::io::Write;
 use std::sync::{Arc, Mutex};
@@ -58,27 +59,44 @@ pub const POSITIONS: &[&str] = &[
     "3ak4/4a4/9/9/2P1P4/9/9/9/9/4K4 w - - 0 80",
 ];
 
+/// How the bench searches: the signature is defined for the default.
+#[derive(Clone, Debug)]
+pub struct Setup {
+    pub threads: usize,
+    pub hash_mb: usize,
+    /// Search with the classical evaluation instead of the network.
+    pub classical: bool,
+    /// Search with the network in this file instead of the embedded one.
+    pub evalfile: Option<String>,
+    /// Search tunables (`chuhe bench --set smp_skip=0` compares settings).
+    pub tunables: Tunables,
+}
+
+impl Default for Setup {
+    fn default() -> Self {
+        Setup {
+            threads: 1,
+            hash_mb: HASH_MB,
+            classical: false,
+            evalfile: None,
+            tunables: Tunables::default(),
+        }
+    }
+}
+
 /// Runs the bench and writes one line per position plus the totals.
 /// Returns the total node count.
 pub fn run(depth: i32, out: &mut impl Write) -> std::io::Result<u64> {
-    run_with(depth, 1, HASH_MB, false, None, out)
+    run_with(depth, &Setup::default(), out)
 }
 
-/// The bench with another thread count, table size or evaluation
-/// (`classical`, or the network in `evalfile`): not a signature (threads
-/// make node counts vary), but the time to depth and the node rate of each
-/// position measure Lazy SMP scaling.
+/// The bench with another setup: not a signature (threads make node counts
+/// vary), but the time to depth and the node rate of each position measure
+/// Lazy SMP scaling.
 ///
 /// The positions are searched one after another by one `Engine`, as the
 /// moves of a game are: the table is kept and aged between them.
-pub fn run_with(
-    depth: i32,
-    threads: usize,
-    hash_mb: usize,
-    classical: bool,
-    evalfile: Option<&str>,
-    out: &mut impl Write,
-) -> std::io::Result<u64> {
+pub fn run_with(depth: i32, setup: &Setup, out: &mut impl Write) -> std::io::Result<u64> {
     let best: Arc<Mutex<Option<Move>>> = Arc::new(Mutex::new(None));
     let sink = best.clone();
     let mut engine = Engine::new(Arc::new(move |r: Report| {
@@ -86,11 +104,12 @@ pub fn run_with(
             *s = best;
         }
     }));
-    engine.options.hash_mb = hash_mb;
-    engine.options.threads = threads;
+    engine.options.hash_mb = setup.hash_mb;
+    engine.options.threads = setup.threads;
+    engine.options.tunables = setup.tunables;
     engine.options.use_book = false;
     engine
-        .choose_evaluation(classical, evalfile)
+        .choose_evaluation(setup.classical, setup.evalfile.as_deref())
         .map_err(std::io::Error::other)?;
     if let Some(note) = engine.prepare() {
         writeln!(out, "{note}")?;

@@ -11,6 +11,7 @@ use chuhe::time::Limits;
 use chuhe::tools::book::BookCommand;
 use chuhe::tools::judge;
 use chuhe::tools::{analyse, mates, openings, timeplan, tune};
+use chuhe::tunables::Tunables;
 use chuhe::types::Move;
 use clap::{Parser, Subcommand};
 use std::io::{IsTerminal, Write};
@@ -66,6 +67,9 @@ enum Command {
         /// Search with this network file instead of the embedded one.
         #[arg(long)]
         evalfile: Option<String>,
+        /// Set a search tunable, `NAME=VALUE` (repeatable; see `chuhe tunables`).
+        #[arg(long = "set", value_name = "NAME=VALUE")]
+        set: Vec<String>,
     },
     /// Analyse a position and print each iteration.
     Analyse {
@@ -469,14 +473,17 @@ fn run_tool(cmd: Command) -> Result<(), String> {
             hash,
             classical,
             evalfile,
-        } => io(bench::run_with(
-            depth.clamp(1, 64),
-            threads.clamp(1, MAX_THREADS),
-            hash.clamp(1, 65536),
-            classical,
-            evalfile.as_deref(),
-            &mut out,
-        )),
+            set,
+        } => {
+            let setup = bench::Setup {
+                threads: threads.clamp(1, MAX_THREADS),
+                hash_mb: hash.clamp(1, 65536),
+                classical,
+                evalfile,
+                tunables: Tunables::with_assignments(&set)?,
+            };
+            io(bench::run_with(depth.clamp(1, 64), &setup, &mut out))
+        }
         Command::Analyse {
             fen,
             moves,

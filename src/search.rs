@@ -65,9 +65,17 @@ pub struct IterationInfo {
 pub type Reporter = Arc<dyn Fn(Report) + Send + Sync>;
 
 /// Node counter of one thread, alone on its cache line.
+/// What one thread publishes to the others while it searches, on its own
+/// cache line so that writers do not contend.
 #[repr(align(64))]
 #[derive(Default)]
-pub struct NodeCounter(pub AtomicU64);
+pub struct ThreadShare {
+    /// Nodes searched so far.
+    pub nodes: AtomicU64,
+    /// The thread's recent best-move changes (`f64` bits), which the main
+    /// thread's time manager reads across all threads.
+    pub move_changes: AtomicU64,
+}
 
 /// What every thread of one search shares.
 pub struct SearchJob {
@@ -81,7 +89,8 @@ pub struct SearchJob {
     pub stop: AtomicBool,
     /// True while pondering: time limits wait for `ponderhit`.
     pub pondering: AtomicBool,
-    pub nodes: Vec<NodeCounter>,
+    /// One slot per thread.
+    pub shares: Vec<ThreadShare>,
     pub reporter: Reporter,
     pub start: Instant,
     pub move_overhead: u64,
@@ -120,7 +129,7 @@ impl SearchJob {
             rules: RuleSettings::default(),
             tt,
             stop: AtomicBool::new(false),
-            nodes: (0..threads).map(|_| NodeCounter::default()).collect(),
+            shares: (0..threads).map(|_| ThreadShare::default()).collect(),
             reporter,
             start: Instant::now(),
             move_overhead: 50,
@@ -135,7 +144,21 @@ impl SearchJob {
     }
 
     pub fn total_nodes(&self) -> u64 {
-        self.nodes.iter().map(|n| n.0.load(Ordering::Relaxed)).sum()
+        self.shares
+            .iter()
+            .map(|s| s.nodes.load(Ordering::Relaxed))
+            .sum()
+    }
+
+    /// The threads' recent best-move changes, averaged: how unsettled the
+    /// root is across the whole search, not only on the main thread.
+    pub fn average_move_changes(&self) -> f64 {
+        let total: f64 = self
+            .shares
+            .iter()
+            .map(|s| f64::from_bits(s.move_changes.load(Ordering::Relaxed)))
+            .sum();
+        total / self.shares.len().max(1) as f64
     }
 
     pub fn stop(&self) {
@@ -606,7 +629,9 @@ impl Worker {
     }
 
     fn publish(&self, job: &SearchJob, r: Option<ThreadResult>) {
-        job.nodes[self.id].0.store(self.nodes, Ordering::Relaxed);
+        job.shares[self.id]
+            .nodes
+            .store(self.nodes, Ordering::Relaxed);
         if let Ok(mut results) = job.results.lock()
             && self.id < results.len()
         {
@@ -630,8 +655,7 @@ impl Worker {
         let mut depth = 0;
         while depth < max_depth {
             depth += 1;
-            // Helpers skip some depths so that threads spread over several.
-            if !self.is_main() && skip_depth(self.id, depth) {
+            if !searches_depth(self.id, depth, max_depth, self.tun.smp_skip != 0) {
                 continue;
             }
             self.root_depth = depth;
@@ -656,6 +680,9 @@ impl Worker {
                 break;
             }
             self.completed_depth = depth;
+            job.shares[self.id]
+                .move_changes
+                .store(self.best_move_changes.to_bits(), Ordering::Relaxed);
 
             if !self.is_main() {
                 continue;
@@ -684,7 +711,7 @@ impl Worker {
             }
             let pondering = job.pondering.load(Ordering::Relaxed);
             if let Some(tm) = self.tm.as_mut() {
-                tm.update_stability(self.best_move_changes, drop, stable_iterations);
+                tm.update_stability(job.average_move_changes(), drop, stable_iterations);
                 if !pondering && tm.should_stop_after_iteration() {
                     break;
                 }
@@ -784,7 +811,9 @@ impl Worker {
     fn tick(&mut self, job: &SearchJob) {
         self.nodes += 1;
         if self.nodes & 1023 == 0 {
-            job.nodes[self.id].0.store(self.nodes, Ordering::Relaxed);
+            job.shares[self.id]
+                .nodes
+                .store(self.nodes, Ordering::Relaxed);
             if self.is_main() {
                 self.check_limits(job);
             }
@@ -1802,6 +1831,16 @@ impl Worker {
 /// Helper threads skip some depths (the pattern Stockfish once used) so
 /// that threads spread over neighbouring depths instead of all searching
 /// the same tree in step.
+/// Whether thread `id` searches iteration `depth` of a search that ends at
+/// `max_depth`. With `skipping`, helpers skip depths in staggered blocks so
+/// that the threads spread over several depths (thread 1 searches the even
+/// ones, thread 2 the odd ones, thread 3 pairs, ...), but never the last
+/// depth of a depth-limited search: a helper that skipped it would sit idle
+/// through the costliest iteration.
+fn searches_depth(id: usize, depth: Depth, max_depth: Depth, skipping: bool) -> bool {
+    id == 0 || !skipping || depth >= max_depth || !skip_depth(id, depth)
+}
+
 fn skip_depth(id: usize, depth: Depth) -> bool {
     const SIZE: [i32; 20] = [1, 1, 2, 2, 2, 2, 3, 3, 3, 3, 3, 3, 4, 4, 4, 4, 4, 4, 4, 4];
     const PHASE: [i32; 20] = [0, 1, 0, 1, 2, 3, 0, 1, 2, 3, 4, 5, 0, 1, 2, 3, 4, 5, 6, 7];
@@ -1824,6 +1863,20 @@ fn root_noise(amp: i32, seed: u64, m: Move) -> Score {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn helpers_spread_over_depths_but_all_search_the_last() {
+        let searched = |id, skipping| -> Vec<Depth> {
+            (1..=9)
+                .filter(|&d| searches_depth(id, d, 9, skipping))
+                .collect()
+        };
+        assert_eq!(searched(0, true), (1..=9).collect::<Vec<_>>());
+        assert_eq!(searched(1, true), [2, 4, 6, 8, 9]);
+        assert_eq!(searched(2, true), [1, 3, 5, 7, 9]);
+        assert_eq!(searched(3, true), [1, 4, 5, 8, 9]);
+        assert_eq!(searched(3, false), (1..=9).collect::<Vec<_>>());
+    }
 
     #[test]
     fn root_noise_is_bounded_and_deterministic() {

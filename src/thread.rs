@@ -127,7 +127,7 @@ impl ThreadPool {
         self.stop_and_wait();
         // One node counter and result slot per thread, whatever the caller sized.
         let n = self.size();
-        job.nodes.resize_with(n, Default::default);
+        job.shares.resize_with(n, Default::default);
         if let Ok(r) = job.results.get_mut() {
             r.resize(n, None);
         }

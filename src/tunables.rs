@@ -165,6 +165,8 @@ tunables! {
     asp_score_max = 100, 0..=300, step 15;
     /// Quiescence delta pruning: margin over the captured piece's value.
     qs_delta = 200, 50..=500, step 25;
+    /// Lazy SMP: helper threads skip depths in staggered blocks (1) or search every depth (0).
+    smp_skip = 1, 0..=1, step 1;
     /// Time: the optimum time for a move, percent of the time manager's allotment.
     tm_optimum = 100, 50..=250, step 10;
     /// Time: after an iteration, stop once this percent of the (stability-scaled) optimum has passed.
@@ -204,6 +206,20 @@ impl Tunables {
         })
     }
 
+    /// The defaults with `NAME=VALUE` assignments applied, as a command
+    /// line gives them.
+    pub fn with_assignments(assignments: &[String]) -> Result<Tunables, String> {
+        let mut t = Tunables::default();
+        for a in assignments {
+            let (name, value) = a
+                .split_once('=')
+                .ok_or_else(|| format!("{a:?}: expected NAME=VALUE"))?;
+            t.set_by_name(name, Some(value))
+                .ok_or_else(|| format!("no tunable called {name:?} (see `chuhe tunables`)"))??;
+        }
+        Ok(t)
+    }
+
     /// The values that differ from the defaults, as `name=value` words.
     pub fn changed(&self) -> Vec<String> {
         let d = Tunables::default();
@@ -239,6 +255,15 @@ mod tests {
             }
             assert_eq!(Tunables::index_of(s.name), Some(i));
         }
+    }
+
+    #[test]
+    fn assignments_apply_in_order_and_fail_clearly() {
+        let t = Tunables::with_assignments(&["smp_skip=0".into(), "asp-delta=30".into()]).unwrap();
+        assert_eq!((t.smp_skip, t.asp_delta), (0, 30));
+        assert!(Tunables::with_assignments(&["asp_delta".into()]).is_err());
+        assert!(Tunables::with_assignments(&["nothing=1".into()]).is_err());
+        assert!(Tunables::with_assignments(&["smp_skip=2".into()]).is_err());
     }
 
     #[test]
