@@ -64,7 +64,6 @@ pub struct IterationInfo {
 
 pub type Reporter = Arc<dyn Fn(Report) + Send + Sync>;
 
-/// Node counter of one thread, alone on its cache line.
 /// What one thread publishes to the others while it searches, on its own
 /// cache line so that writers do not contend.
 #[repr(align(64))]
@@ -1828,9 +1827,6 @@ impl Worker {
     }
 }
 
-/// Helper threads skip some depths (the pattern Stockfish once used) so
-/// that threads spread over neighbouring depths instead of all searching
-/// the same tree in step.
 /// Whether thread `id` searches iteration `depth` of a search that ends at
 /// `max_depth`. With `skipping`, helpers skip depths in staggered blocks so
 /// that the threads spread over several depths (thread 1 searches the even
@@ -1841,6 +1837,8 @@ fn searches_depth(id: usize, depth: Depth, max_depth: Depth, skipping: bool) -> 
     id == 0 || !skipping || depth >= max_depth || !skip_depth(id, depth)
 }
 
+/// The staggered blocks (the pattern Stockfish once used): helper `id`
+/// skips blocks of `SIZE` depths, offset by `PHASE`, cycling after 20.
 fn skip_depth(id: usize, depth: Depth) -> bool {
     const SIZE: [i32; 20] = [1, 1, 2, 2, 2, 2, 3, 3, 3, 3, 3, 3, 4, 4, 4, 4, 4, 4, 4, 4];
     const PHASE: [i32; 20] = [0, 1, 0, 1, 2, 3, 0, 1, 2, 3, 4, 5, 0, 1, 2, 3, 4, 5, 6, 7];

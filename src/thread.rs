@@ -125,7 +125,7 @@ impl ThreadPool {
     /// running is stopped first.
     pub fn start(&mut self, mut job: SearchJob) -> Arc<SearchJob> {
         self.stop_and_wait();
-        // One node counter and result slot per thread, whatever the caller sized.
+        // One shared slot and one result slot per thread, whatever the caller sized.
         let n = self.size();
         job.shares.resize_with(n, Default::default);
         if let Ok(r) = job.results.get_mut() {
