@@ -674,6 +674,60 @@ fn shards_merge_into_the_unsharded_match() {
     }
 }
 
+/// A match stopped part-way (its record file cut in the middle of a line)
+/// and resumed plays only the games it lacks and ends with the summary of
+/// the match played in one go; a finished match resumes to its summary
+/// without playing; records of another match are refused.
+#[test]
+fn resumed_match_plays_only_the_missing_games() {
+    let bin = env!("CARGO_BIN_EXE_chuhe");
+    let args = |seed: u32, json: &PathBuf| -> Vec<String> {
+        format!(
+            "match --engine cmd={bin} name=a --engine cmd={bin} name=b option.knowledge=medium \
+             --each hash=8 --nodes 1500 --games 8 --seed {seed} --draw-moves 30 \
+             --sprt elo0=0 elo1=5 --resume --json {}",
+            json.display()
+        )
+        .split_whitespace()
+        .map(String::from)
+        .collect()
+    };
+    let whole = temp_path("resume-whole.jsonl");
+    // No file yet: --resume starts the match.
+    let report = chuhe(&args(5, &whole));
+    let all = records(&whole);
+    assert_eq!(all.len(), 8);
+
+    let part = temp_path("resume-part.jsonl");
+    let text = std::fs::read_to_string(&whole).unwrap();
+    let lines: Vec<&str> = text.lines().collect();
+    let kept = format!("{}\n", lines[..3].join("\n"));
+    std::fs::write(&part, format!("{kept}{}", &lines[3][..lines[3].len() / 2])).unwrap();
+    assert_eq!(chuhe(&args(5, &part)), report);
+    let resumed = records(&part);
+    assert!(std::fs::read_to_string(&part).unwrap().starts_with(&kept));
+    assert_eq!(resumed.len(), 8, "each game once, the cut line gone");
+    for g in &resumed {
+        let twin = all.iter().find(|w| w.game == g.game).unwrap();
+        assert!(twin.same_game(g), "game {} differs", g.game);
+    }
+
+    // Finished: nothing is played, nothing is written.
+    let before = std::fs::read_to_string(&part).unwrap();
+    assert_eq!(chuhe(&args(5, &part)), report);
+    assert_eq!(std::fs::read_to_string(&part).unwrap(), before);
+
+    let out = Command::new(bin).args(args(6, &part)).output().unwrap();
+    assert!(!out.status.success());
+    assert!(
+        String::from_utf8_lossy(&out.stderr).contains("another match"),
+        "{out:?}"
+    );
+    for p in [&whole, &part] {
+        let _ = std::fs::remove_file(p);
+    }
+}
+
 // ---------------------------------------------------------------------------
 // Real data (skipped when absent, unless CHUHE_REQUIRE_DATA=1)
 

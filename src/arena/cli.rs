@@ -129,6 +129,11 @@ pub struct MatchOptions {
     /// `chuhe match merge` reads them back).
     #[arg(long, value_name = "FILE")]
     pub json: Option<PathBuf>,
+    /// Go on with the match whose records are in the --json file: its games
+    /// count as played and the rest are played (same engines, --games,
+    /// --seed, openings and shard as the run that wrote them).
+    #[arg(long, requires = "json")]
+    pub resume: bool,
 }
 
 /// `chuhe match` arguments: the options plus one token list per engine.
@@ -276,6 +281,9 @@ impl MatchArgs {
                     .into());
             }
         }
+        if o.resume && o.seed.is_none() && o.openings_order == OrderArg::Random {
+            return Err("--resume needs the --seed the match was started with".into());
+        }
         let (openings, openings_name): (Vec<Opening>, String) = match o.openings.as_str() {
             "builtin" => (openings::parse_text(openings::BUILTIN)?, "builtin".into()),
             "startpos" => (vec![Opening::startpos()], "startpos".into()),
@@ -319,6 +327,7 @@ impl MatchArgs {
             event: o.event.clone(),
             shard,
             json: o.json.clone(),
+            resume: o.resume,
         })
     }
 }
@@ -414,6 +423,9 @@ mod tests {
             "--engine cmd=a --engine cmd=b --depth 2 --games 0",
             "--engine cmd=a --engine name=b --depth 2",
             "--engine cmd=a --engine cmd=b --depth 2 --openings /nonexistent/file",
+            // Resuming needs the records and the seed that shuffled them.
+            "--engine cmd=a --engine cmd=b --depth 2 --seed 3 --resume",
+            "--engine cmd=a --engine cmd=b --depth 2 --json x --resume",
         ] {
             let r = parse(line)
                 .map_err(|e| e.to_string())

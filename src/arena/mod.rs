@@ -29,6 +29,9 @@
 //! arguments and `--seed`, so N processes on N machines play the whole
 //! match between them, each game once, and `chuhe match merge` puts their
 //! `--json` files back together.
+//!
+//! Resume: `--resume` reads the `--json` file of a stopped run, counts its
+//! games and plays the rest of the same plan into the same file.
 
 pub mod cli;
 pub mod clock;
@@ -81,6 +84,8 @@ pub struct MatchConfig {
     pub shard: (u32, u32),
     /// Append one JSON record per finished game to this file.
     pub json: Option<PathBuf>,
+    /// Count the games already recorded in `json` and play only the rest.
+    pub resume: bool,
 }
 
 /// One game to play: engine `first` against `second`, `first` has Red
@@ -571,6 +576,83 @@ impl Outputs {
     }
 }
 
+/// The games of this run already recorded in the `--json` file, for
+/// `--resume`: each with its task in the plan, in game order, each once.
+///
+/// Every record must belong to this match and shard and agree with the
+/// plan (opening and colours) and the time control, so a resumed run
+/// counts exactly the games the first run played and plays the rest as it
+/// would have. A last line cut short (the runner killed while writing) is
+/// removed from the file before the new records are appended after the
+/// good ones.
+fn recorded_games(
+    config: &MatchConfig,
+    tasks: &[Task],
+    outputs: &Outputs,
+) -> Result<Vec<(Task, GameRecord)>, String> {
+    let Some(path) = config.json.as_ref().filter(|_| config.resume) else {
+        return Ok(Vec::new());
+    };
+    let text = match std::fs::read_to_string(path) {
+        Ok(text) => text,
+        Err(e) if e.kind() == std::io::ErrorKind::NotFound => return Ok(Vec::new()),
+        Err(e) => return Err(format!("{}: {e}", path.display())),
+    };
+    let whole = text.rfind('\n').map_or(0, |i| i + 1);
+    if whole < text.len() {
+        // Appending after a partial line would corrupt the record after it.
+        OpenOptions::new()
+            .write(true)
+            .open(path)
+            .and_then(|f| f.set_len(whole as u64))
+            .map_err(|e| format!("{}: {e}", path.display()))?;
+        eprintln!("{}: unfinished last line removed", path.display());
+    }
+    let id = json::MatchId::of(config);
+    let shard = [config.shard.0, config.shard.1];
+    let mut games = BTreeMap::new();
+    for (i, line) in text[..whole].lines().enumerate() {
+        if line.trim().is_empty() {
+            continue;
+        }
+        let at = format!("{}:{}", path.display(), i + 1);
+        let g = json::GameLine::parse(line).map_err(|e| format!("{at}: {e}"))?;
+        if g.id != id || g.shard != shard {
+            return Err(format!(
+                "{at}: a game of another match ({} seed {}, {} games, shard {}/{}) than this one \
+                 ({} seed {}, {} games, shard {}/{}): --resume needs the arguments the match was started with",
+                g.id.engines.join(" vs "),
+                g.id.seed,
+                g.id.games,
+                g.shard[0],
+                g.shard[1],
+                id.engines.join(" vs "),
+                id.seed,
+                id.games,
+                shard[0],
+                shard[1]
+            ));
+        }
+        let task = g.task();
+        if tasks.iter().find(|t| t.number == task.number) != Some(&task) {
+            return Err(format!(
+                "{at}: game {} does not fit this match's plan (another opening suite?)",
+                task.number + 1
+            ));
+        }
+        let tc = outputs.header(&task).time_control;
+        if g.time_control != tc {
+            return Err(format!(
+                "{at}: game {} was played at {}, this run plays {tc}",
+                task.number + 1,
+                g.time_control
+            ));
+        }
+        games.entry(task.number).or_insert((task, g.record()?));
+    }
+    Ok(games.into_values().collect())
+}
+
 /// The line that opens a match on stderr.
 fn match_line(config: &MatchConfig, limits: &[MatchLimits], games: usize) -> String {
     let names: Vec<&str> = config.engines.iter().map(|e| e.name.as_str()).collect();
@@ -616,6 +698,7 @@ pub fn run(config: MatchConfig) -> Result<MatchSummary, String> {
         .map(|e| config.limits.overridden_by(&e.limits))
         .collect();
     let mut outputs = Outputs::open(&config, &limits)?;
+    let recorded = recorded_games(&config, &tasks, &outputs)?;
     let names = outputs.names.clone();
     let mut summary = MatchSummary::new(names.clone(), tasks.len() as u32, config.sprt);
     let mut progress = Progress {
@@ -623,6 +706,26 @@ pub fn run(config: MatchConfig) -> Result<MatchSummary, String> {
         width: 0,
     };
     progress.note(&match_line(&config, &limits, tasks.len()));
+    for (task, game) in &recorded {
+        summary.count(task, game);
+    }
+    if config.resume {
+        summary.update_sprt();
+        progress.note(&format!(
+            "Resumed: {} games already recorded; {}",
+            recorded.len(),
+            summary.progress_line()
+        ));
+    }
+    let played: std::collections::HashSet<u32> = recorded.iter().map(|(t, _)| t.number).collect();
+    let tasks: Vec<Task> = if summary.sprt_decided() {
+        Vec::new()
+    } else {
+        tasks
+            .into_iter()
+            .filter(|t| !played.contains(&t.number))
+            .collect()
+    };
 
     let shared = Arc::new(Shared {
         config: config.clone(),
