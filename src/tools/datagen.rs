@@ -310,6 +310,11 @@ struct Output {
     file: Mutex<BufWriter<std::fs::File>>,
 }
 
+/// The output buffer: a whole number of records, so that the writes a
+/// full buffer forces never end inside a record.
+const OUTPUT_BUFFER: usize = 1 << 20;
+const _: () = assert!(OUTPUT_BUFFER.is_multiple_of(data::RECORD_SIZE));
+
 impl Output {
     fn open(path: &str, append: bool) -> Result<Output, String> {
         let file = std::fs::OpenOptions::new()
@@ -320,7 +325,7 @@ impl Output {
             .open(path)
             .map_err(|e| format!("{path}: {e}"))?;
         Ok(Output {
-            file: Mutex::new(BufWriter::with_capacity(1 << 20, file)),
+            file: Mutex::new(BufWriter::with_capacity(OUTPUT_BUFFER, file)),
         })
     }
 
@@ -404,13 +409,21 @@ pub fn run(opts: &DatagenOptions, log: &mut (impl Write + Send)) -> Result<(), S
                 }
             });
         }
-        // A progress line every ten seconds until the workers are done.
+        // A progress line every ten seconds until the workers are done, and
+        // the records so far on disk: a run stopped by Ctrl-C or a kill
+        // keeps all but its last seconds, in whole records.
         s.spawn(|| {
             let mut last = Instant::now();
             while !progress.done.load(Ordering::Relaxed) {
                 std::thread::sleep(Duration::from_millis(100));
                 if last.elapsed() >= Duration::from_secs(10) {
                     last = Instant::now();
+                    if let Err(e) = out.flush() {
+                        if let Ok(mut f) = failed.lock() {
+                            *f = Some(e);
+                        }
+                        progress.done.store(true, Ordering::Relaxed);
+                    }
                     say(progress_line(&progress, start, opts, &work));
                 }
             }
