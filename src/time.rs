@@ -157,6 +157,17 @@ impl Spend {
         optimum_pct: 100,
         stop_pct: 70,
     };
+
+    /// The allotment `b` with its optimum scaled (never past the maximum).
+    pub fn scale(&self, b: Budget) -> Budget {
+        Budget {
+            optimum: b
+                .optimum
+                .mul_f64(f64::from(self.optimum_pct) / 100.0)
+                .min(b.maximum),
+            maximum: b.maximum,
+        }
+    }
 }
 
 impl TimeManager {
@@ -165,16 +176,10 @@ impl TimeManager {
     /// `stop_share` is how much of the soft limit an iteration may start
     /// after (`Tunables::tm_stop`, percent).
     pub fn new(limits: &Limits, fullmove: u32, overhead: u64, spend: &Spend) -> TimeManager {
-        let budget = limits.clock.as_ref().map(|c| {
-            let b = allocate(c, fullmove, overhead);
-            Budget {
-                optimum: b
-                    .optimum
-                    .mul_f64(f64::from(spend.optimum_pct) / 100.0)
-                    .min(b.maximum),
-                maximum: b.maximum,
-            }
-        });
+        let budget = limits
+            .clock
+            .as_ref()
+            .map(|c| spend.scale(allocate(c, fullmove, overhead)));
         let movetime = limits
             .movetime
             .map(|ms| Duration::from_millis(ms.saturating_sub(overhead.min(ms / 2)).max(1)));
@@ -343,7 +348,11 @@ mod tests {
             clock: Some(clock(10_000, 100, None)),
             ..Limits::default()
         };
-        let base = TimeManager::new(&limits, 1, 50, &Spend::DEFAULT)
+        let as_allotted = Spend {
+            optimum_pct: 100,
+            ..Spend::DEFAULT
+        };
+        let base = TimeManager::new(&limits, 1, 50, &as_allotted)
             .budget()
             .unwrap();
         let more = Spend {

@@ -1,8 +1,9 @@
 //! `timeplan`: the time manager's allocation for each move of a simulated
-//! game, assuming every move uses exactly its optimum. Shows at a glance how
-//! a clock is spread over a game without playing for hours.
+//! game (scaled by the default `Spend`, as the engine plays), assuming
+//! every move uses exactly its optimum. Shows at a glance how a clock is
+//! spread over a game without playing for hours.
 
-use crate::time::{Clock, allocate};
+use crate::time::{Clock, Spend, allocate};
 use std::io::Write;
 
 pub const OVERHEAD_MS: u64 = 50;
@@ -25,7 +26,7 @@ pub fn run(
         "move  clock(s)  optimum(s)  maximum(s)  (overhead {OVERHEAD_MS} ms, each move uses its optimum)"
     )?;
     for mv in 1..=moves {
-        let b = allocate(&clock, mv, OVERHEAD_MS);
+        let b = Spend::DEFAULT.scale(allocate(&clock, mv, OVERHEAD_MS));
         writeln!(
             out,
             "{mv:4}  {:8.1}  {:10.2}  {:10.2}",
