@@ -593,11 +593,8 @@ fn recorded_games(
     let Some(path) = config.json.as_ref().filter(|_| config.resume) else {
         return Ok(Vec::new());
     };
-    let text = match std::fs::read_to_string(path) {
-        Ok(text) => text,
-        Err(e) if e.kind() == std::io::ErrorKind::NotFound => return Ok(Vec::new()),
-        Err(e) => return Err(format!("{}: {e}", path.display())),
-    };
+    // `Outputs::open` has created the file if there was none.
+    let text = std::fs::read_to_string(path).map_err(|e| format!("{}: {e}", path.display()))?;
     let whole = text.rfind('\n').map_or(0, |i| i + 1);
     if whole < text.len() {
         // Appending after a partial line would corrupt the record after it.
@@ -611,12 +608,7 @@ fn recorded_games(
     let id = json::MatchId::of(config);
     let shard = [config.shard.0, config.shard.1];
     let mut games = BTreeMap::new();
-    for (i, line) in text[..whole].lines().enumerate() {
-        if line.trim().is_empty() {
-            continue;
-        }
-        let at = format!("{}:{}", path.display(), i + 1);
-        let g = json::GameLine::parse(line).map_err(|e| format!("{at}: {e}"))?;
+    for (at, g) in merge::read_files(std::slice::from_ref(path), &mut Vec::new())? {
         if g.id != id || g.shard != shard {
             return Err(format!(
                 "{at}: a game of another match ({} seed {}, {} games, shard {}/{}) than this one \
