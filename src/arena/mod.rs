@@ -626,7 +626,9 @@ fn recorded_games(
             ));
         }
         let task = g.task();
-        if tasks.iter().find(|t| t.number == task.number) != Some(&task) {
+        // `tasks` is in game-number order (a shard keeps the plan's order).
+        let planned = tasks.binary_search_by_key(&task.number, |t| t.number);
+        if planned.map(|i| &tasks[i]) != Ok(&task) {
             return Err(format!(
                 "{at}: game {} does not fit this match's plan (another opening suite?)",
                 task.number + 1
