@@ -372,6 +372,13 @@ pub fn run(opts: &DatagenOptions, log: &mut (impl Write + Send)) -> Result<(), S
     let next = AtomicU64::new(0);
     let active = AtomicUsize::new(threads);
     let failed: Mutex<Option<String>> = Mutex::new(None);
+    // A write failure ends the run for every thread; the error is its answer.
+    let fail = |e: String| {
+        if let Ok(mut f) = failed.lock() {
+            *f = Some(e);
+        }
+        progress.done.store(true, Ordering::Relaxed);
+    };
     // Item `i` of this shard is item `i * n + k - 1` of the whole run; with
     // `--games`, exactly the first that many items of the shard are made.
     let limit = opts.games.unwrap_or(u64::MAX);
@@ -390,10 +397,7 @@ pub fn run(opts: &DatagenOptions, log: &mut (impl Write + Send)) -> Result<(), S
                         break;
                     };
                     if let Err(e) = out.write(&records) {
-                        if let Ok(mut f) = failed.lock() {
-                            *f = Some(e);
-                        }
-                        progress.done.store(true, Ordering::Relaxed);
+                        fail(e);
                         break;
                     }
                     let total = progress
@@ -419,10 +423,7 @@ pub fn run(opts: &DatagenOptions, log: &mut (impl Write + Send)) -> Result<(), S
                 if last.elapsed() >= Duration::from_secs(10) {
                     last = Instant::now();
                     if let Err(e) = out.flush() {
-                        if let Ok(mut f) = failed.lock() {
-                            *f = Some(e);
-                        }
-                        progress.done.store(true, Ordering::Relaxed);
+                        fail(e);
                     }
                     say(progress_line(&progress, start, opts, &work));
                 }
