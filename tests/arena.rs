@@ -666,9 +666,29 @@ fn shards_merge_into_the_unsharded_match() {
         String::from_utf8_lossy(&out.stderr).contains("another match"),
         "{out:?}"
     );
+    // So is a shard played with the engines set otherwise.
+    let otherwise = temp_path("otherwise.jsonl");
+    let text = std::fs::read_to_string(&parts[1]).unwrap();
+    assert!(text.contains("option.knowledge=medium"), "{text}");
+    std::fs::write(
+        &otherwise,
+        text.replace("option.knowledge=medium", "option.knowledge=low"),
+    )
+    .unwrap();
+    let out = Command::new(bin)
+        .args(["match", "merge"])
+        .arg(&parts[0])
+        .arg(&otherwise)
+        .output()
+        .unwrap();
+    assert_eq!(out.status.code(), Some(2));
+    assert!(
+        String::from_utf8_lossy(&out.stderr).contains("engine settings"),
+        "{out:?}"
+    );
     for p in parts
         .iter()
-        .chain([&whole, &whole_pgn, &cut, &merged_pgn, &other])
+        .chain([&whole, &whole_pgn, &cut, &merged_pgn, &other, &otherwise])
     {
         let _ = std::fs::remove_file(p);
     }
@@ -677,7 +697,8 @@ fn shards_merge_into_the_unsharded_match() {
 /// A match stopped part-way (its record file cut in the middle of a line)
 /// and resumed plays only the games it lacks and ends with the summary of
 /// the match played in one go; a finished match resumes to its summary
-/// without playing; records of another match are refused.
+/// without playing; records of another match, or of engines set otherwise,
+/// are refused; records of an older chuhe, without settings, are trusted.
 #[test]
 fn resumed_match_plays_only_the_missing_games() {
     let bin = env!("CARGO_BIN_EXE_chuhe");
@@ -723,6 +744,38 @@ fn resumed_match_plays_only_the_missing_games() {
         String::from_utf8_lossy(&out.stderr).contains("another match"),
         "{out:?}"
     );
+
+    // Same match, but b set otherwise: it would not play the same games.
+    let otherwise: Vec<String> = args(5, &part)
+        .into_iter()
+        .map(|a| a.replace("knowledge=medium", "knowledge=low"))
+        .collect();
+    let out = Command::new(bin).args(&otherwise).output().unwrap();
+    assert!(!out.status.success());
+    let stderr = String::from_utf8_lossy(&out.stderr);
+    assert!(
+        stderr.contains("engine settings") && stderr.contains("option.knowledge=low"),
+        "{out:?}"
+    );
+
+    // Records written before settings were recorded: taken on trust.
+    let mut older = Vec::new();
+    for g in records(&part) {
+        let g = chuhe::arena::json::GameLine {
+            settings: None,
+            ..g
+        };
+        g.write(&mut older).unwrap();
+    }
+    std::fs::write(&part, &older).unwrap();
+    let out = Command::new(bin).args(args(5, &part)).output().unwrap();
+    assert!(out.status.success(), "{out:?}");
+    assert_eq!(String::from_utf8_lossy(&out.stdout), report);
+    assert!(
+        String::from_utf8_lossy(&out.stderr).contains("8 records do not say"),
+        "{out:?}"
+    );
+    assert_eq!(std::fs::read(&part).unwrap(), older, "nothing played");
     for p in [&whole, &part] {
         let _ = std::fs::remove_file(p);
     }

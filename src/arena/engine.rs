@@ -143,6 +143,34 @@ impl EngineSpec {
         Ok(spec)
     }
 
+    /// What decides this engine's play besides its binary and the clock,
+    /// as the `KEY=VALUE` tokens that set it: arguments, protocol, threads,
+    /// hash, book, move ranks and options in the order sent. Recorded with
+    /// each game so that `--resume` can refuse a run that would play
+    /// differently.
+    pub fn play_settings(&self) -> String {
+        let mut tokens: Vec<String> = self.args.iter().map(|a| format!("arg={a}")).collect();
+        tokens.extend([
+            format!(
+                "proto={}",
+                match self.protocol {
+                    Protocol::Ucci => "ucci",
+                    Protocol::Uci => "uci",
+                }
+            ),
+            format!("book={}", if self.book { "on" } else { "off" }),
+            format!("ranks={}", u8::from(self.ranks_from_one)),
+        ]);
+        if let Some(t) = self.threads {
+            tokens.push(format!("threads={t}"));
+        }
+        if let Some(mb) = self.hash_mb {
+            tokens.push(format!("hash={mb}"));
+        }
+        tokens.extend(self.options.iter().map(|(n, v)| format!("option.{n}={v}")));
+        tokens.join(" ")
+    }
+
     /// Writes a move as this engine expects it.
     pub fn move_to_engine(&self, m: Move) -> String {
         if self.ranks_from_one {

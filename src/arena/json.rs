@@ -8,7 +8,8 @@
 //! less one; `pairing`: the opponent pairing; `pair`: the opening pair
 //! within it), who played which colour, the result and termination, the
 //! incident blamed on a side, the opening, every move with the engine's
-//! score, depth, time used and clock left, and the PGN header values. The
+//! score, depth, time used and clock left, the PGN header values, and each
+//! engine's play settings (`settings`: what `--resume` checks). The
 //! game number identifies a game within its match whatever the sharding,
 //! so merging is idempotent. Example (one line in the file):
 //!
@@ -21,7 +22,8 @@
 //!  "opening":{"index":41,"fen":"rnbakabnr/... w - - 0 1",
 //!  "moves":["h2e2","h9g7"],"label":"h2e2 h9g7"},
 //!  "moves":[{"move":"h0g2","score":{"cp":25},"depth":9,"ms":12,"clock":null}],
-//!  "event":"chuhe match","date":"2026.12.01","time_control":"-"}
+//!  "event":"chuhe match","date":"2026.12.01","time_control":"-",
+//!  "settings":["proto=ucci book=off ranks=0 hash=16","proto=ucci book=off ranks=0 hash=16"]}
 //! ```
 
 use super::engine::EngineScore;
@@ -141,6 +143,13 @@ pub struct GameLine {
     pub event: String,
     pub date: String,
     pub time_control: String,
+    /// Each engine's play settings ([`EngineSpec::play_settings`]), in
+    /// `match.engines` order. Absent from records written before they were
+    /// recorded.
+    ///
+    /// [`EngineSpec::play_settings`]: super::engine::EngineSpec::play_settings
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub settings: Option<Vec<String>>,
 }
 
 fn side_word(c: Color) -> &'static str {
@@ -151,9 +160,11 @@ fn side_word(c: Color) -> &'static str {
 }
 
 impl GameLine {
-    /// The record of a finished game.
+    /// The record of a finished game; `settings` are the engines' play
+    /// settings in match order.
     pub fn new(
         id: &MatchId,
+        settings: &[String],
         shard: (u32, u32),
         task: &Task,
         header: &Header,
@@ -201,6 +212,7 @@ impl GameLine {
             event: header.event.clone(),
             date: header.date.clone(),
             time_control: header.time_control.clone(),
+            settings: Some(settings.to_vec()),
         }
     }
 
@@ -402,7 +414,8 @@ mod tests {
             black: "a".into(),
             time_control: "10+0.1".into(),
         };
-        let line = GameLine::new(&id, (2, 4), &task, &header, &game);
+        let settings = ["proto=ucci book=off ranks=0", "proto=uci", "arg=-q"].map(String::from);
+        let line = GameLine::new(&id, &settings, (2, 4), &task, &header, &game);
         let mut out = Vec::new();
         line.write(&mut out).unwrap();
         let text = String::from_utf8(out).unwrap();
@@ -410,6 +423,16 @@ mod tests {
         assert!(text.contains("\"score\":{\"mate\":-3}"), "{text}");
         let back = GameLine::parse(text.trim_end()).unwrap();
         assert_eq!(back, line);
+        // Records from before settings were recorded still read.
+        let older = GameLine {
+            settings: None,
+            ..line.clone()
+        };
+        let mut out = Vec::new();
+        older.write(&mut out).unwrap();
+        let older_text = String::from_utf8(out).unwrap();
+        assert!(!older_text.contains("settings"), "{older_text}");
+        assert_eq!(GameLine::parse(older_text.trim_end()).unwrap(), older);
         assert_eq!(back.task(), task);
         let header_back = back.header();
         assert_eq!(

@@ -7,7 +7,8 @@
 //! given twice, a shard played twice) count once: the first one read,
 //! files taken in the order given. Two records of one game that are not the
 //! same game (a shard replayed on a clock can come out differently) are
-//! reported; the first is kept. Records of another match are an error.
+//! reported; the first is kept. Records of another match, or of engines
+//! set otherwise (options, threads, hash...), are an error.
 //!
 //! The games are counted in game order with the match runner's own
 //! accounting ([`MatchSummary::count`]), so a merge of all shards prints
@@ -112,7 +113,23 @@ pub fn merge(records: Sourced, sprt: Option<Sprt>) -> Result<Merged, String> {
     let mut games: BTreeMap<u32, (String, GameLine)> = BTreeMap::new();
     let mut duplicates = 0;
     let mut conflicts = Vec::new();
+    // The first record that says the engines' settings, and where it is.
+    let mut settings: Option<(String, Vec<String>)> = None;
     for (at, g) in records {
+        if let Some(s) = &g.settings {
+            match &settings {
+                None => settings = Some((at.clone(), s.clone())),
+                Some((first, kept)) if kept != s => {
+                    return Err(format!(
+                        "{at}: a game of this match played with engine settings [{}], \
+                         those of {first} were [{}]",
+                        s.join("; "),
+                        kept.join("; ")
+                    ));
+                }
+                Some(_) => {}
+            }
+        }
         if g.id != id {
             return Err(format!(
                 "{at}: a game of another match ({} seed {}, {} games) than the first ({} seed {}, {} games)",

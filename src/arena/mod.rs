@@ -517,6 +517,8 @@ struct Outputs {
     pgn: Option<File>,
     json: Option<File>,
     match_id: json::MatchId,
+    /// Each engine's play settings, recorded with every game.
+    settings: Vec<String>,
     event: String,
     shard: (u32, u32),
     date: String,
@@ -531,6 +533,7 @@ impl Outputs {
             pgn: open_append(config.pgn.as_ref())?,
             json: open_append(config.json.as_ref())?,
             match_id: json::MatchId::of(config),
+            settings: config.engines.iter().map(|e| e.play_settings()).collect(),
             event: config.event.clone(),
             shard: config.shard,
             date: record::today(),
@@ -567,7 +570,14 @@ impl Outputs {
             failure.get_or_insert(format!("writing the PGN: {e}"));
         }
         if let Some(out) = self.json.as_mut() {
-            let line = json::GameLine::new(&self.match_id, self.shard, task, &header, game);
+            let line = json::GameLine::new(
+                &self.match_id,
+                &self.settings,
+                self.shard,
+                task,
+                &header,
+                game,
+            );
             if let Err(e) = line.write(out) {
                 failure.get_or_insert(format!("writing the JSON records: {e}"));
             }
@@ -580,7 +590,9 @@ impl Outputs {
 /// `--resume`: each with its task in the plan, in game order, each once.
 ///
 /// Every record must belong to this match and shard and agree with the
-/// plan (opening and colours) and the time control, so a resumed run
+/// plan (opening and colours), the time control and the engines' play
+/// settings (options, threads, hash...; records written before settings
+/// were recorded are taken on trust, with a warning), so a resumed run
 /// counts exactly the games the first run played and plays the rest as it
 /// would have. A last line cut short (the runner killed while writing) is
 /// removed from the file before the new records are appended after the
@@ -608,6 +620,7 @@ fn recorded_games(
     let id = json::MatchId::of(config);
     let shard = [config.shard.0, config.shard.1];
     let mut games = BTreeMap::new();
+    let mut unsettled = 0;
     for (at, g) in merge::read_files(std::slice::from_ref(path), &mut Vec::new())? {
         if g.id != id || g.shard != shard {
             return Err(format!(
@@ -642,7 +655,26 @@ fn recorded_games(
                 g.time_control
             ));
         }
+        match &g.settings {
+            None => unsettled += 1,
+            Some(s) if *s != outputs.settings => {
+                return Err(format!(
+                    "{at}: game {} was played with engine settings [{}], this run sets [{}]",
+                    task.number + 1,
+                    s.join("; "),
+                    outputs.settings.join("; ")
+                ));
+            }
+            Some(_) => {}
+        }
         games.entry(task.number).or_insert((task, g.record()?));
+    }
+    if unsettled > 0 {
+        eprintln!(
+            "{}: {unsettled} records do not say the engines' settings (written by an older \
+             chuhe): taken as this run's",
+            path.display()
+        );
     }
     Ok(games.into_values().collect())
 }
