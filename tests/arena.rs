@@ -546,6 +546,21 @@ fn records(path: &PathBuf) -> Vec<chuhe::arena::json::GameLine> {
         .collect()
 }
 
+/// `chuhe match merge a b` fails with usage status 2, saying `why`.
+fn merge_is_refused(a: &PathBuf, b: &PathBuf, why: &str) {
+    let out = Command::new(env!("CARGO_BIN_EXE_chuhe"))
+        .args(["match", "merge"])
+        .arg(a)
+        .arg(b)
+        .output()
+        .unwrap();
+    assert_eq!(out.status.code(), Some(2));
+    assert!(
+        String::from_utf8_lossy(&out.stderr).contains(why),
+        "{out:?}"
+    );
+}
+
 /// Shards of a chuhe-vs-chuhe match at a fixed node count play the
 /// unsharded match's games, each once; merged, any way, they give its
 /// summary, game for game.
@@ -655,17 +670,7 @@ fn shards_merge_into_the_unsharded_match() {
             .replace("\"seed\":11", "\"seed\":12"),
     )
     .unwrap();
-    let out = Command::new(bin)
-        .args(["match", "merge"])
-        .arg(&whole)
-        .arg(&other)
-        .output()
-        .unwrap();
-    assert_eq!(out.status.code(), Some(2));
-    assert!(
-        String::from_utf8_lossy(&out.stderr).contains("another match"),
-        "{out:?}"
-    );
+    merge_is_refused(&whole, &other, "another match");
     // So is a shard played with the engines set otherwise.
     let otherwise = temp_path("otherwise.jsonl");
     let text = std::fs::read_to_string(&parts[1]).unwrap();
@@ -675,17 +680,7 @@ fn shards_merge_into_the_unsharded_match() {
         text.replace("option.knowledge=medium", "option.knowledge=low"),
     )
     .unwrap();
-    let out = Command::new(bin)
-        .args(["match", "merge"])
-        .arg(&parts[0])
-        .arg(&otherwise)
-        .output()
-        .unwrap();
-    assert_eq!(out.status.code(), Some(2));
-    assert!(
-        String::from_utf8_lossy(&out.stderr).contains("engine settings"),
-        "{out:?}"
-    );
+    merge_is_refused(&parts[0], &otherwise, "engine settings");
     for p in parts
         .iter()
         .chain([&whole, &whole_pgn, &cut, &merged_pgn, &other, &otherwise])
