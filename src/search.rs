@@ -593,15 +593,11 @@ impl Worker {
         self.contempt = contempt(job.character.style);
         self.root_side = job.root.side_to_move();
         self.tm = self.is_main().then(|| {
-            let spend = Spend {
-                optimum_pct: job.tunables.tm_optimum,
-                stop_pct: job.tunables.tm_stop,
-            };
             TimeManager::new(
                 &job.limits,
                 job.root.fullmove_number(),
                 job.move_overhead,
-                &spend,
+                &Spend::of(&job.tunables),
             )
         });
         let legal = movegen::legal_moves(&self.pos);

@@ -7,6 +7,7 @@
 //! `go`, or the `ponderhit` when pondering) and always leave the move
 //! overhead and a safety margin on the clock.
 
+use crate::tunables::Tunables;
 use std::time::{Duration, Instant};
 
 /// What the host said about the clock, all in milliseconds.
@@ -142,7 +143,7 @@ pub struct TimeManager {
 }
 
 /// How much of its allotment a search spends (`Tunables::tm_optimum` and
-/// `tm_stop`). `Spend::DEFAULT` is the tunables' defaults.
+/// `tm_stop`).
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub struct Spend {
     /// The optimum, percent of the allotment's.
@@ -152,13 +153,14 @@ pub struct Spend {
 }
 
 impl Spend {
-    /// The tunables' defaults: 130% of the allotment's optimum (SPRT-tested
-    /// against 100% at 3+0.03 and 10+0.1; see `tm_optimum`), iterations
-    /// started up to 70% of the soft limit.
-    pub const DEFAULT: Spend = Spend {
-        optimum_pct: 130,
-        stop_pct: 70,
-    };
+    /// The spend the tunables `t` set; `Tunables::default()` gives the
+    /// engine's own.
+    pub fn of(t: &Tunables) -> Spend {
+        Spend {
+            optimum_pct: t.tm_optimum,
+            stop_pct: t.tm_stop,
+        }
+    }
 
     /// The allotment `b` with its optimum scaled (never past the maximum).
     pub fn scale(&self, b: Budget) -> Budget {
@@ -329,7 +331,7 @@ mod tests {
             clock: Some(clock(600_000, 10_000, None)),
             ..Limits::default()
         };
-        let mut tm = TimeManager::new(&limits, 10, 50, &Spend::DEFAULT);
+        let mut tm = TimeManager::new(&limits, 10, 50, &Spend::of(&Tunables::default()));
         let base = tm.soft_limit().unwrap();
         tm.update_stability(0.0, 0, 8);
         assert!(tm.soft_limit().unwrap() < base);
@@ -339,27 +341,22 @@ mod tests {
     }
 
     #[test]
-    fn spend_scales_the_optimum_and_is_the_tunables_by_default() {
-        let t = crate::tunables::Tunables::default();
-        let from_tunables = Spend {
-            optimum_pct: t.tm_optimum,
-            stop_pct: t.tm_stop,
-        };
-        assert_eq!(Spend::DEFAULT, from_tunables);
+    fn spend_scales_the_optimum() {
+        let engines = Spend::of(&Tunables::default());
         let limits = Limits {
             clock: Some(clock(10_000, 100, None)),
             ..Limits::default()
         };
         let as_allotted = Spend {
             optimum_pct: 100,
-            ..Spend::DEFAULT
+            ..engines
         };
         let base = TimeManager::new(&limits, 1, 50, &as_allotted)
             .budget()
             .unwrap();
         let more = Spend {
             optimum_pct: 150,
-            ..Spend::DEFAULT
+            ..engines
         };
         let more = TimeManager::new(&limits, 1, 50, &more).budget().unwrap();
         assert_eq!(more.maximum, base.maximum);
@@ -370,7 +367,7 @@ mod tests {
         );
         let huge = Spend {
             optimum_pct: 1000,
-            ..Spend::DEFAULT
+            ..engines
         };
         let huge = TimeManager::new(&limits, 1, 50, &huge).budget().unwrap();
         assert_eq!(huge.optimum, base.maximum);

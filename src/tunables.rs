@@ -168,7 +168,7 @@ tunables! {
     /// Lazy SMP: helper threads skip depths in staggered blocks (1) or search every depth (0).
     smp_skip = 1, 0..=1, step 1;
     // 130 passed SPRTs against 100 at 3+0.03 (+21.5 ± 14.4, 810 games) and
-    // 10+0.1 (+34.4 ± 18.3, 416 games). `Spend::DEFAULT` must match.
+    // 10+0.1 (+34.4 ± 18.3, 416 games).
     /// Time: the optimum time for a move, percent of the time manager's allotment.
     tm_optimum = 130, 50..=250, step 10;
     /// Time: after an iteration, stop once this percent of the (stability-scaled) optimum has passed.

@@ -1,9 +1,10 @@
 //! `timeplan`: the time manager's allocation for each move of a simulated
-//! game (scaled by the default `Spend`, as the engine plays), assuming
+//! game (scaled by the default tunables' `Spend`, as the engine plays), assuming
 //! every move uses exactly its optimum. Shows at a glance how a clock is
 //! spread over a game without playing for hours.
 
 use crate::time::{Clock, Spend, allocate};
+use crate::tunables::Tunables;
 use std::io::Write;
 
 pub const OVERHEAD_MS: u64 = 50;
@@ -25,8 +26,9 @@ pub fn run(
         out,
         "move  clock(s)  optimum(s)  maximum(s)  (overhead {OVERHEAD_MS} ms, each move uses its optimum)"
     )?;
+    let spend = Spend::of(&Tunables::default());
     for mv in 1..=moves {
-        let b = Spend::DEFAULT.scale(allocate(&clock, mv, OVERHEAD_MS));
+        let b = spend.scale(allocate(&clock, mv, OVERHEAD_MS));
         writeln!(
             out,
             "{mv:4}  {:8.1}  {:10.2}  {:10.2}",
