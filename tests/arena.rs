@@ -187,6 +187,42 @@ fn slow_engine_flags() {
     assert_eq!(s.tallies[0].hangs, 0);
     assert_eq!(s.tallies[1].time_losses, 0);
     assert!(pgn.contains("[Termination \"time forfeit\"]"));
+    // The good engine started with 300 ms and no increment.
+    let lowest = s.tallies[1]
+        .lowest_clock_ms
+        .expect("a clocked game has clock figures");
+    assert!((0..=300).contains(&lowest), "{lowest}");
+}
+
+#[test]
+fn thinking_time_is_charged_to_the_engine_that_moved() {
+    // After the one-move opening Black moves first, so a side count
+    // started from Red would credit each engine with the other's moves.
+    // The slow engine sleeps 300 ms a move, the shuffler answers at once.
+    let book = temp_path("fen");
+    std::fs::write(
+        &book,
+        "rnbakabnr/9/1c5c1/p1p1p1p1p/9/9/P1P1P1P1P/1C5C1/9/RNBAKABNR w - - 0 1|h2e2\n",
+    )
+    .unwrap();
+    let engines = [
+        fake("slow", "slow", Some("300")),
+        fake("quick", "shuffle", None),
+    ];
+    let options = format!(
+        "--games 2 --movetime 1000 --grace 2000 --openings {}",
+        book.display()
+    );
+    let s = arena::run(config(&engines, &options)).unwrap();
+    let _ = std::fs::remove_file(&book);
+    let (slow, quick) = (&s.tallies[0], &s.tallies[1]);
+    assert!(slow.moves > 0 && quick.moves > 0, "{:?}", s.tallies);
+    let (slow_ms, quick_ms) = (slow.ms_per_move().unwrap(), quick.ms_per_move().unwrap());
+    assert!(slow_ms >= 300.0, "slow {slow_ms} ms/move");
+    assert!(quick_ms < 300.0, "quick {quick_ms} ms/move");
+    // A fixed move time is no clock.
+    assert_eq!(slow.lowest_clock_ms, None);
+    assert!(s.report().contains("ms/move"), "{}", s.report());
 }
 
 #[test]
@@ -533,13 +569,23 @@ fn chuhe_against_itself() {
 
 /// Runs `chuhe match` (the binary) with `args`; panics unless it succeeds;
 /// returns stdout.
+/// Runs the binary; returns its report without the timing lines, the
+/// one part that differs between two plays of the same games.
 fn chuhe(args: &[String]) -> String {
     let out = Command::new(env!("CARGO_BIN_EXE_chuhe"))
         .args(args)
         .output()
         .unwrap();
     assert!(out.status.success(), "{args:?}: {out:?}");
-    String::from_utf8(out.stdout).unwrap()
+    untimed(&String::from_utf8(out.stdout).unwrap())
+}
+
+fn untimed(report: &str) -> String {
+    report
+        .lines()
+        .filter(|l| !l.starts_with(chuhe::arena::TIMING_PREFIX))
+        .map(|l| format!("{l}\n"))
+        .collect()
 }
 
 fn records(path: &PathBuf) -> Vec<chuhe::arena::json::GameLine> {
@@ -769,7 +815,7 @@ fn resumed_match_plays_only_the_missing_games() {
     std::fs::write(&part, &older).unwrap();
     let out = Command::new(bin).args(args(5, &part)).output().unwrap();
     assert!(out.status.success(), "{out:?}");
-    assert_eq!(String::from_utf8_lossy(&out.stdout), report);
+    assert_eq!(untimed(&String::from_utf8_lossy(&out.stdout)), report);
     assert!(
         String::from_utf8_lossy(&out.stderr).contains("8 records do not say"),
         "{out:?}"

@@ -49,6 +49,9 @@ match_args=(--engine "cmd=$bin" name=full --engine "cmd=$bin" name=medium
 # Games of a record file, with games counted twice / differing, as JSON.
 status() { "$bin" match merge --status "$@" 2>/dev/null; }
 field() { "$python" -c "import json,sys; print(json.load(sys.stdin)$1)"; }
+# Two summaries compared without their timing lines, the one part that
+# differs between two plays of the same games.
+same_summary() { diff <(grep -v '^time ' "$1") <(grep -v '^time ' "$2"); }
 
 step "1. reference: unsharded chuhe match --concurrency 2"
 "$bin" match "${match_args[@]}" --concurrency 2 --json "$tmp/ref.jsonl" \
@@ -57,7 +60,7 @@ cat "$tmp/ref.txt"
 
 step "1. the same match in 4 shards on the cluster"
 "$here/match.py" --out "$tmp/run" --shards 4 -- "${match_args[@]}" >"$tmp/run.txt"
-diff "$tmp/ref.txt" "$tmp/run.txt" || fail "sharded summary differs from the unsharded one"
+same_summary "$tmp/ref.txt" "$tmp/run.txt" || fail "sharded summary differs from the unsharded one"
 s=$(status "$tmp/ref.jsonl" "$tmp/run/match.jsonl")
 [ "$(echo "$s" | field '["games"]')" = 16 ] || fail "merged games: $s"
 [ "$(echo "$s" | field '["duplicates"]')" = 16 ] || fail "not every game found in both: $s"
@@ -67,11 +70,11 @@ echo "summary and all 16 games equal to the unsharded match"
 step "2. resume: a rerun plays nothing; a lost shard is replayed alone"
 "$here/match.py" --out "$tmp/run" --shards 4 -- "${match_args[@]}" >"$tmp/rerun.txt" 2>"$tmp/rerun.err"
 grep -q "4 done before, 0 to play" "$tmp/rerun.err" || fail "rerun: $(cat "$tmp/rerun.err")"
-diff "$tmp/ref.txt" "$tmp/rerun.txt" || fail "rerun summary differs"
+same_summary "$tmp/ref.txt" "$tmp/rerun.txt" || fail "rerun summary differs"
 rm "$tmp/run/shards/shard-00003-of-00004.jsonl"
 "$here/match.py" --out "$tmp/run" --shards 4 -- "${match_args[@]}" >"$tmp/rerun.txt" 2>"$tmp/rerun.err"
 grep -q "3 done before, 1 to play" "$tmp/rerun.err" || fail "resume: $(cat "$tmp/rerun.err")"
-diff "$tmp/ref.txt" "$tmp/rerun.txt" || fail "resumed summary differs"
+same_summary "$tmp/ref.txt" "$tmp/rerun.txt" || fail "resumed summary differs"
 # Another run in the same directory is refused.
 if "$here/match.py" --out "$tmp/run" --shards 4 -- "${match_args[@]}" --draw-moves 50 >/dev/null 2>&1; then
     fail "a different run was accepted in the same directory"
@@ -113,7 +116,7 @@ sleep 1
 dead "$referee" || fail "the referee $referee outlived its worker"
 for e in $engines; do dead "$e" || fail "engine $e outlived its referee"; done
 wait "$driver" || fail "driver failed: $(cat "$tmp/fault.err")"
-diff "$tmp/ref.txt" "$tmp/fault.txt" || fail "summary after the faults differs"
+same_summary "$tmp/ref.txt" "$tmp/fault.txt" || fail "summary after the faults differs"
 s=$(status "$tmp/ref.jsonl" "$tmp/fault/match.jsonl")
 [ "$(echo "$s" | field '["duplicates"]')" = 16 ] || fail "games after the faults: $s"
 [ "$(echo "$s" | field '["conflicts"]')" = 0 ] || fail "games after the faults differ: $s"

@@ -165,7 +165,8 @@ hang (the engine is restarted), resignation, mate or stalemate; repetition
 verdicts, the natural move limit and dead material follow chuhe's rules.
 ElephantEye answers nobestmove after 50 moves without a capture (its own rule):
 against it, use --draw-moves 50. The summary (stdout) gives W/D/L, Elo with a 95% interval, LOS,
-pentanomial pair counts and time losses / illegal moves / crashes per engine.";
+pentanomial pair counts and, per engine, time losses / illegal moves / crashes /
+hangs, milliseconds per move and the lowest clock after a move.";
 
 impl FromArgMatches for MatchArgs {
     fn from_arg_matches(m: &ArgMatches) -> Result<Self, clap::Error> {

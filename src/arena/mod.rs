@@ -58,6 +58,7 @@ use std::sync::Arc;
 use std::sync::atomic::{AtomicBool, Ordering};
 use std::thread;
 
+use crate::position::Position;
 use crate::types::Color;
 
 /// Everything a match needs, checked.
@@ -225,7 +226,10 @@ fn worker(id: usize, shared: Arc<Shared>, tasks: Receiver<Task>, results: Sender
     }
 }
 
-/// Tallies of failures per engine.
+/// How the report's timing lines begin ([`MatchSummary::report`]).
+pub const TIMING_PREFIX: &str = "time ";
+
+/// Tallies per engine: failures, and the time its moves took.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
 pub struct EngineTally {
     pub games: u32,
@@ -233,6 +237,29 @@ pub struct EngineTally {
     pub illegal_moves: u32,
     pub crashes: u32,
     pub hangs: u32,
+    /// Moves played and the thinking time they took (from `go` to
+    /// `bestmove`, as the referee timed them).
+    pub moves: u64,
+    pub think_ms: u64,
+    /// The least time this engine had left on its clock after a move
+    /// (increment included): how close it came to flagging. `None`
+    /// without a clock.
+    pub lowest_clock_ms: Option<i64>,
+}
+
+impl EngineTally {
+    /// Average thinking time per move, milliseconds.
+    pub fn ms_per_move(&self) -> Option<f64> {
+        (self.moves > 0).then(|| self.think_ms as f64 / self.moves as f64)
+    }
+
+    fn count_move(&mut self, m: &game::MoveRecord) {
+        self.moves += 1;
+        self.think_ms += m.elapsed_ms;
+        if let Some(c) = m.clock_ms {
+            self.lowest_clock_ms = Some(self.lowest_clock_ms.map_or(c, |l| l.min(c)));
+        }
+    }
 }
 
 /// Results of the first engine against one opponent.
@@ -352,6 +379,19 @@ impl MatchSummary {
             .or_default() += 1;
         for idx in [red, black] {
             self.tallies[idx].games += 1;
+        }
+        // The game's moves alternate from the side to move after the
+        // opening; an opening whose FEN does not read has no time figures.
+        if let Ok(start) = Position::from_fen(&game.opening.fen) {
+            let mut side = start.side_to_move();
+            if game.opening.moves.len() % 2 == 1 {
+                side = !side;
+            }
+            for m in &game.moves {
+                let idx = if side == Color::Red { red } else { black };
+                self.tallies[idx].count_move(m);
+                side = !side;
+            }
         }
         if let Some((side, incident)) = game.incident {
             let t = &mut self.tallies[if side == Color::Red { red } else { black }];
@@ -494,6 +534,20 @@ impl MatchSummary {
                 "{name:<w$}  {:>5}  {:>11}  {:>13}  {:>7}  {:>5}",
                 t.games, t.time_losses, t.illegal_moves, t.crashes, t.hangs
             );
+        }
+        // Timings last and on lines of their own: they are the one part of
+        // the report that a replay of the same games does not reproduce.
+        for (name, t) in self.names.iter().zip(&self.tallies) {
+            if let Some(ms) = t.ms_per_move() {
+                let lowest = t
+                    .lowest_clock_ms
+                    .map_or(String::new(), |c| format!(", lowest clock {c} ms"));
+                let _ = writeln!(
+                    s,
+                    "{TIMING_PREFIX}{name}: {ms:.0} ms/move over {} moves{lowest}",
+                    t.moves
+                );
+            }
         }
         s
     }
