@@ -58,7 +58,6 @@ use std::sync::Arc;
 use std::sync::atomic::{AtomicBool, Ordering};
 use std::thread;
 
-use crate::position::Position;
 use crate::types::Color;
 
 /// Everything a match needs, checked.
@@ -377,24 +376,22 @@ impl MatchSummary {
             .terminations
             .entry(game.termination.describe())
             .or_default() += 1;
-        for idx in [red, black] {
+        let by_colour = [red, black];
+        for idx in by_colour {
             self.tallies[idx].games += 1;
         }
         // The game's moves alternate from the side to move after the
-        // opening; an opening whose FEN does not read has no time figures.
-        if let Ok(start) = Position::from_fen(&game.opening.fen) {
+        // opening (openings are checked when loaded; one that does not
+        // replay gives no time figures).
+        if let Ok(start) = game.opening.position() {
             let mut side = start.side_to_move();
-            if game.opening.moves.len() % 2 == 1 {
-                side = !side;
-            }
             for m in &game.moves {
-                let idx = if side == Color::Red { red } else { black };
-                self.tallies[idx].count_move(m);
+                self.tallies[by_colour[side.index()]].count_move(m);
                 side = !side;
             }
         }
         if let Some((side, incident)) = game.incident {
-            let t = &mut self.tallies[if side == Color::Red { red } else { black }];
+            let t = &mut self.tallies[by_colour[side.index()]];
             match incident {
                 Incident::TimeLoss => t.time_losses += 1,
                 Incident::IllegalMove => t.illegal_moves += 1,
