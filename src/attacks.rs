@@ -516,7 +516,23 @@ pub fn slot_square(b: u8) -> Option<Square> {
     (b != NO_SQ).then(|| Square::from_index(b as usize))
 }
 
-/// Points each piece kind can ever stand on (for FEN validation).
+/// Points the rules confine each piece kind to: kings and advisors never
+/// leave their palace, elephants never cross the river; the rest go
+/// anywhere. A position (a composed problem, say) may put any piece on any
+/// point inside its bounds, even one no game can bring it to, and the move
+/// tables serve it there. The bounds are also what the king-attack test
+/// relies on: no advisor or elephant can ever attack the enemy king.
+pub fn confined(color: Color, kind: crate::types::PieceKind) -> Bitboard {
+    use crate::types::PieceKind::*;
+    match kind {
+        King | Advisor => Bitboard::palace(color),
+        Elephant => Bitboard::own_half(color),
+        _ => Bitboard::ALL,
+    }
+}
+
+/// Points each piece kind can reach in a game from the start position (a
+/// composed problem may place pieces elsewhere inside [`confined`]).
 pub fn reachable(color: Color, kind: crate::types::PieceKind) -> Bitboard {
     use crate::types::PieceKind::*;
     let own = Bitboard::own_half(color);
@@ -663,6 +679,19 @@ mod tests {
         assert_eq!(reachable(Color::Red, PieceKind::Pawn).count(), 45 + 10);
         assert!(reachable(Color::Black, PieceKind::Elephant).has(sq("e7")));
         assert!(reachable(Color::Red, PieceKind::Elephant).has(sq("a2")));
+        assert_eq!(confined(Color::Red, PieceKind::Advisor).count(), 9);
+        assert_eq!(confined(Color::Black, PieceKind::Elephant).count(), 45);
+        assert_eq!(confined(Color::Black, PieceKind::Pawn).count(), 90);
+        for kind in PieceKind::ALL {
+            for c in Color::BOTH {
+                let (r, b) = (reachable(c, kind), confined(c, kind));
+                assert_eq!(
+                    r & b,
+                    r,
+                    "{kind:?}: every reachable point is inside the bounds"
+                );
+            }
+        }
     }
 
     #[test]

@@ -60,7 +60,8 @@ pub enum FenError {
         kind: PieceKind,
     },
     MissingKing(Color),
-    Unreachable {
+    /// A king or advisor outside its palace, an elephant across the river.
+    OutOfBounds {
         color: Color,
         kind: PieceKind,
         square: Square,
@@ -91,16 +92,17 @@ impl fmt::Display for FenError {
                 if kind.max_count() > 1 { "s" } else { "" }
             ),
             FenError::MissingKing(c) => write!(f, "{} king missing in FEN", c.name()),
-            FenError::Unreachable {
+            FenError::OutOfBounds {
                 color,
                 kind,
                 square,
-            } => write!(
-                f,
-                "{} {} on {square}, a point it can never reach",
-                color.name(),
-                kind.name()
-            ),
+            } => {
+                let rule = match kind {
+                    PieceKind::Elephant => "across the river, which elephants never cross",
+                    _ => "outside its palace, which it never leaves",
+                };
+                write!(f, "{} {} on {square}, {rule}", color.name(), kind.name())
+            }
             FenError::KingsFacing => write!(f, "the kings face each other on an open file"),
             FenError::SideNotToMoveInCheck => write!(f, "the side not to move is in check"),
             FenError::MissingSide => write!(f, "FEN has no side-to-move field"),
@@ -174,6 +176,22 @@ impl Position {
     #[inline(always)]
     pub fn pieces(&self, c: Color, k: PieceKind) -> Bitboard {
         self.by_color[c.index()] & self.by_kind[k.index()]
+    }
+
+    /// A piece on a point no game from the start position can bring it to
+    /// (a composed problem's pawn on its own back rank, say), if any: such
+    /// a position is playable, and a host may want to hear that it is
+    /// unusual.
+    pub fn unreachable_piece(&self) -> Option<(Piece, Square)> {
+        Color::BOTH.into_iter().find_map(|c| {
+            PieceKind::ALL.into_iter().find_map(|k| {
+                let odd = self.pieces(c, k) & !attacks::reachable(c, k);
+                odd.is_nonempty().then(|| {
+                    let sq = odd.lsb();
+                    (self.piece_on(sq), sq)
+                })
+            })
+        })
     }
 
     #[inline(always)]
@@ -307,9 +325,9 @@ impl Position {
                 return Err(FenError::MissingKing(c));
             }
             for k in PieceKind::ALL {
-                let outside = pos.pieces(c, k) & !attacks::reachable(c, k);
+                let outside = pos.pieces(c, k) & !attacks::confined(c, k);
                 if outside.is_nonempty() {
-                    return Err(FenError::Unreachable {
+                    return Err(FenError::OutOfBounds {
                         color: c,
                         kind: k,
                         square: outside.lsb(),
