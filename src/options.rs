@@ -87,6 +87,8 @@ pub struct EngineOptions {
     pub elo: i32,
     /// `UCI_ShowWDL`: add win/draw/loss chances to search reports.
     pub show_wdl: bool,
+    /// `Rank Numbering`: how the host numbers ranks in move text.
+    pub rank_numbering: RankNumbering,
 }
 
 impl Default for EngineOptions {
@@ -117,6 +119,7 @@ impl Default for EngineOptions {
             limit_strength: false,
             elo: skill::MIN_ELO,
             show_wdl: false,
+            rank_numbering: RankNumbering::Auto,
         }
     }
 }
@@ -141,6 +144,34 @@ impl Level {
             Level::Small => "small",
             Level::Medium => "medium",
             Level::Large => "large",
+        }
+    }
+}
+
+/// How the host numbers ranks in move text (the `Rank Numbering` option):
+/// `auto` reads it from what the host sends (see `protocol::ranks`).
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Default)]
+pub enum RankNumbering {
+    #[default]
+    Auto,
+    /// Ranks 0-9, as ICCS, UCCI, Pikafish and UCI2WB write them.
+    FromZero,
+    /// Ranks 1-10, as cutechess, Sjaak II and Fairy-Stockfish write them.
+    FromOne,
+}
+
+impl RankNumbering {
+    pub const ALL: [RankNumbering; 3] = [
+        RankNumbering::Auto,
+        RankNumbering::FromZero,
+        RankNumbering::FromOne,
+    ];
+
+    pub const fn name(self) -> &'static str {
+        match self {
+            RankNumbering::Auto => "auto",
+            RankNumbering::FromZero => "0-9",
+            RankNumbering::FromOne => "1-10",
         }
     }
 }

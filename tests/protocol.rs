@@ -762,11 +762,26 @@ fn each_dialect_accepts_the_others_spellings() {
 // -------------------------------------------------------------------------
 // Bad input
 
+/// What a bad line does to the session's position.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+enum Leaves {
+    /// The last good position stays.
+    Position,
+    /// A rejected `position`: no position at all, until the next good one.
+    Nothing,
+}
+
 /// Sends `bad`, then `isready`: every line before `readyok` must be a
 /// diagnostic, and there must be `diagnostics` of them (none for input
-/// that is ignored by design). Then a search from the last good position
-/// must give a legal move.
-fn survives(e: &mut Engine, prefix: &str, bad: &[u8], diagnostics: usize, good: &str) {
+/// that is ignored by design). Then `go` must give a legal move for the
+/// last good position, or, after a rejected `position`, no move at all
+/// (and the good position is sent again).
+fn survives(
+    e: &mut Engine,
+    prefix: &str,
+    (bad, diagnostics, leaves): (&[u8], usize, Leaves),
+    good: &str,
+) {
     e.send_bytes(bad);
     e.send("isready");
     let lines = e.expect("readyok");
@@ -783,10 +798,31 @@ fn survives(e: &mut Engine, prefix: &str, bad: &[u8], diagnostics: usize, good: 
         String::from_utf8_lossy(&bad[..bad.len().min(60)])
     );
     e.send("go depth 2");
-    legal_best(&position(good), &e.best());
+    let answer = e.until("bestmove", is_answer);
+    let (last, before) = answer.split_last().unwrap();
+    match leaves {
+        Leaves::Position => {
+            assert!(before.iter().all(|l| l.starts_with("info ")), "{answer:?}");
+            legal_best(&position(good), last);
+        }
+        Leaves::Nothing => {
+            let none = if prefix.starts_with("info message") {
+                "nobestmove"
+            } else {
+                "bestmove (none)"
+            };
+            assert_eq!(last, none, "{answer:?}");
+            assert_eq!(before.len(), 1, "{answer:?}");
+            assert!(
+                before[0].starts_with(&format!("{prefix}go: no position")),
+                "{answer:?}"
+            );
+            e.send(&format!("position {good}"));
+        }
+    }
 }
 
-fn bad_inputs() -> Vec<(Vec<u8>, usize)> {
+fn bad_inputs() -> Vec<(Vec<u8>, usize, Leaves)> {
     let long_line = {
         let mut l = b"position startpos moves ".to_vec();
         while l.len() < 1_000_000 {
@@ -795,38 +831,49 @@ fn bad_inputs() -> Vec<(Vec<u8>, usize)> {
         l.push(b'\n');
         l
     };
-    let lines: Vec<(&[u8], usize)> = vec![
+    use Leaves::*;
+    let lines: Vec<(&[u8], usize, Leaves)> = vec![
         (
             b"position fen rnbakabnr/9/1c5c1/p1p1p1p1p/9/9/P1P1P1P1P/1C5C1/9/RNBAKABNX w\n",
             1,
+            Nothing,
         ),
-        (b"position fen 9/9/9 w\n", 1),
-        (b"position fen\n", 1),
-        (b"position startpos moves h2e2 h2e2\n", 1),
-        (b"position startpos moves h2e9x\n", 1),
-        (b"position\n", 1),
-        (b"frobnicate the engine\n", 1),
-        (b"setoption nosuchoption 3\n", 1),
-        (b"setoption name No Such Option value 3\n", 1),
-        (b"setoption name\n", 1),
-        (b"setoption hashsize abc\n", 1),
-        (b"setoption hashsize 99999999\n", 1),
-        (b"setoption threads 0\n", 1),
-        (b"setoption usebook maybe\n", 1),
-        (b"setoption style wild\n", 1),
-        (b"\xff\xfe\xfd\xfc\n", 1),
-        (b"\x01\x02\x1b[31m\n", 1),
-        (b"isready\x00\x07\r\n", 0), // cleaned to `isready`: answered apart
-        (b"\n\n\r\n   \n\t\n", 0),
-        (b"ponderhit\n", 1),
-        (b"banmoves zz99 h2e2x\n", 1),
-        (b"perft 99\n", 1),
-        (b"perft\n", 1),
-        (b"bench abc\n", 1),
+        (b"position fen 9/9/9 w\n", 1, Nothing),
+        (b"position fen\n", 1, Nothing),
+        (b"position startpos moves h2e2 h2e2\n", 1, Nothing),
+        (b"position startpos moves h2e9x\n", 1, Nothing),
+        (b"position\n", 1, Nothing),
+        (b"fen 4k4/9/9/9/9/9/9/9/9/4K4 w\n", 1, Nothing),
+        (b"frobnicate the engine\n", 1, Position),
+        (b"setoption nosuchoption 3\n", 1, Position),
+        (b"setoption name No Such Option value 3\n", 1, Position),
+        (b"setoption name\n", 1, Position),
+        (b"setoption hashsize abc\n", 1, Position),
+        (b"setoption hashsize 99999999\n", 1, Position),
+        (b"setoption threads 0\n", 1, Position),
+        (b"setoption usebook maybe\n", 1, Position),
+        (b"setoption style wild\n", 1, Position),
+        (b"setoption name Rank Numbering value 2-11\n", 1, Position),
+        (b"\xff\xfe\xfd\xfc\n", 1, Position),
+        (b"\x01\x02\x1b[31m\n", 1, Position),
+        (b"isready\x00\x07\r\n", 0, Position), // cleaned to `isready`: answered apart
+        (b"\n\n\r\n   \n\t\n", 0, Position),
+        (b"ponderhit\n", 1, Position),
+        (b"banmoves zz99 h2e2x\n", 1, Position),
+        (b"perft 99\n", 1, Position),
+        (b"perft\n", 1, Position),
+        (b"bench abc\n", 1, Position),
     ];
-    let mut all: Vec<(Vec<u8>, usize)> = lines.into_iter().map(|(b, n)| (b.to_vec(), n)).collect();
-    all.push((long_line, 1));
-    all.push((vec![b'x'; 60_000].into_iter().chain(*b"\n").collect(), 1));
+    let mut all: Vec<(Vec<u8>, usize, Leaves)> = lines
+        .into_iter()
+        .map(|(b, n, leaves)| (b.to_vec(), n, leaves))
+        .collect();
+    all.push((long_line, 1, Nothing));
+    all.push((
+        vec![b'x'; 60_000].into_iter().chain(*b"\n").collect(),
+        1,
+        Position,
+    ));
     all
 }
 
@@ -836,14 +883,14 @@ fn bad_input_gets_a_diagnostic_and_changes_nothing() {
         let mut e = Engine::handshake(dialect);
         let good = "startpos moves h2e2 h9g7";
         e.send(&format!("position {good}"));
-        for (bad, n) in bad_inputs() {
+        for (bad, n, leaves) in bad_inputs() {
             if bad.starts_with(b"isready") {
                 // Its own readyok comes first; the one we ask for second.
                 e.send_bytes(&bad);
                 e.expect("readyok");
-                survives(&mut e, prefix, b"", 0, good);
+                survives(&mut e, prefix, (b"", 0, leaves), good);
             } else {
-                survives(&mut e, prefix, &bad, n, good);
+                survives(&mut e, prefix, (&bad, n, leaves), good);
             }
         }
         // `stop` twice while idle.
@@ -863,6 +910,277 @@ fn bad_input_gets_a_diagnostic_and_changes_nothing() {
         assert_eq!(lines.len(), 2, "{lines:?}");
         assert!(lines[0].starts_with(prefix));
     }
+}
+
+/// The no-move answer of `dialect`.
+fn no_move(dialect: &str) -> &'static str {
+    if dialect == "ucci" {
+        "nobestmove"
+    } else {
+        "bestmove (none)"
+    }
+}
+
+/// The diagnostic prefix of `dialect`.
+fn diag_prefix(dialect: &str) -> &'static str {
+    if dialect == "ucci" {
+        "info message "
+    } else {
+        "info string "
+    }
+}
+
+#[test]
+fn a_rejected_position_leaves_no_position() {
+    for dialect in ["ucci", "uci"] {
+        let mut e = Engine::handshake(dialect);
+        let prefix = diag_prefix(dialect);
+        set_option(&mut e, dialect, "usebook", "UseBook", "false");
+        // A good position with a banned move and Black to move...
+        e.send("position startpos moves h2e2");
+        e.send("banmoves h9g7");
+        e.send("go depth 2");
+        legal_best(&position("startpos moves h2e2"), &e.best());
+        // ...then lines that must each leave no position, the word that was
+        // wrong named in the diagnostic.
+        let cases = [
+            (
+                "position startpos moves h2e2 h9g7 h0g2 zz9z",
+                "move 4 'zz9z' is not a move",
+            ),
+            (
+                "position startpos moves h2e2 h2e2",
+                "move 2 'h2e2' is not legal",
+            ),
+            (
+                "position fen 4k4/9/9/9/9/9/9/9/9/4K4 w",
+                "kings face each other",
+            ),
+            ("position fen rnbakabnr/9/1c5c1/9/9 w", "expected 10"),
+            (
+                "position startpos moves e3e4 0000 e4e5 0000 e5e6 0000 e6f7",
+                "move 7 'e6f7' is not legal",
+            ),
+            ("position startpos garbage", "unexpected 'garbage'"),
+        ];
+        for (line, why) in cases {
+            e.send(line);
+            let diag = e.until("the rejection", |l| l.starts_with(prefix));
+            let diag = diag.last().unwrap();
+            assert!(
+                diag.contains("position rejected") && diag.contains(why),
+                "{line}: {diag}"
+            );
+            // Every go until the next good position: no move, at once, with
+            // a diagnostic; never a search of the old position.
+            for go in ["go depth 3", "go wtime 60000 btime 60000", "go infinite"] {
+                e.send(go);
+                let lines = e.until("the answer", is_answer);
+                assert_eq!(
+                    lines.last().unwrap(),
+                    no_move(dialect),
+                    "{line} / {go}: {lines:?}"
+                );
+                assert_eq!(lines.len(), 2, "{line} / {go}: {lines:?}");
+                assert!(
+                    lines[0].starts_with(&format!("{prefix}go: no position")),
+                    "{lines:?}"
+                );
+                assert!(lines[0].contains(why), "{lines:?}");
+            }
+            // Nothing to ban in, and no old position to show.
+            e.send("banmoves h0g2");
+            e.send("perft 1");
+            e.send("isready");
+            let lines = e.expect("readyok");
+            assert_eq!(lines.len(), 3, "{lines:?}");
+            assert!(
+                lines[..2]
+                    .iter()
+                    .all(|l| l.starts_with(prefix) && l.contains("no position")),
+                "{lines:?}"
+            );
+        }
+        // The next good position ends it; the old banmoves are gone.
+        e.send("position startpos moves h2e2");
+        e.send("go depth 2");
+        legal_best(&position("startpos moves h2e2"), &e.best());
+        e.send("quit");
+    }
+}
+
+#[test]
+fn a_composed_problem_is_played() {
+    // The position users sent: a black pawn on its own back rank (f9), which
+    // no game can bring it to. Red mates at once: e8e9? no: the chariot
+    // d2d9 is met by the advisor; the search must just play a legal move.
+    let composed = "fen 3akp3/4a4/9/9/9/9/9/3R5/4A4/4KA3 w - - 0 1";
+    for dialect in ["ucci", "uci"] {
+        let mut e = Engine::handshake(dialect);
+        let prefix = diag_prefix(dialect);
+        e.send(&format!("position {composed}"));
+        let note = e.until("a note", |l| l.starts_with(prefix));
+        assert!(
+            note[0].contains("black pawn on f9, a point no game reaches"),
+            "{note:?}"
+        );
+        e.send("go depth 6");
+        legal_best(&position(composed), &e.best());
+        // Red pawns behind their start, an advisor on e0, an elephant on e4.
+        let odd = "fen 4k4/9/r8/9/9/4B4/1P5P1/2P3P2/4P4/3KA4 b - - 0 1";
+        e.send(&format!("position {odd}"));
+        e.send("go depth 5");
+        legal_best(&position(odd), &e.best());
+        // What the rules forbid is still refused, saying which rule.
+        e.send("position fen 4k4/9/9/9/2B6/9/9/9/3K5/9 w");
+        let diag = e.until("the rejection", |l| l.starts_with(prefix));
+        assert!(
+            diag.last()
+                .unwrap()
+                .contains("red elephant on c5, across the river"),
+            "{diag:?}"
+        );
+        e.send("position fen 4k4/4A4/9/9/9/9/9/9/3K5/9 w");
+        let diag = e.until("the rejection", |l| l.starts_with(prefix));
+        assert!(
+            diag.last()
+                .unwrap()
+                .contains("red advisor on e8, outside its palace"),
+            "{diag:?}"
+        );
+        e.send("go depth 3");
+        assert_eq!(e.best(), no_move(dialect));
+        e.send("quit");
+    }
+}
+
+/// The moves of a line (`bestmove`, `pv`), read with ranks 1-10 and
+/// checked legal from `pos` on.
+fn legal_from_one(pos: &chuhe::position::Position, words: &[&str]) {
+    use chuhe::protocol::ranks::Ranks;
+    let mut pos = pos.clone();
+    for w in words {
+        let iccs = Ranks::FromOne
+            .read(w)
+            .unwrap_or_else(|_| panic!("{w} is not 1-10"));
+        let m = chuhe::replay::read_move(&pos, &iccs, chuhe::replay::Accept::Iccs)
+            .unwrap_or_else(|e| panic!("{w} ({iccs}) in {}: {e}", pos.to_fen()));
+        pos.make_move(m);
+    }
+}
+
+/// Checks a search's output in ranks 1-10: every move of every `pv` and
+/// `currmove`, the best move and the ponder move.
+fn answers_in_ranks_one_to_ten(e: &mut Engine, pos: &chuhe::position::Position) {
+    let lines = e.until("bestmove", is_answer);
+    let mut pvs = 0;
+    for l in &lines {
+        let words: Vec<&str> = l.split_whitespace().collect();
+        if let Some(at) = words.iter().position(|w| *w == "pv") {
+            legal_from_one(pos, &words[at + 1..]);
+            pvs += 1;
+        }
+        if let Some(at) = words.iter().position(|w| *w == "currmove") {
+            legal_from_one(pos, &words[at + 1..at + 2]);
+        }
+    }
+    assert!(pvs > 0, "{lines:?}");
+    let best: Vec<&str> = lines.last().unwrap().split_whitespace().collect();
+    assert_eq!(best[0], "bestmove", "{lines:?}");
+    match best.get(2) {
+        Some(&"ponder") => legal_from_one(pos, &[best[1], best[3]]),
+        _ => legal_from_one(pos, &best[1..2]),
+    }
+}
+
+#[test]
+fn uci_hosts_that_number_ranks_one_to_ten() {
+    // `auto`: a list that reads only one way switches the session.
+    let mut e = Engine::handshake("uci");
+    e.send("setoption name UseBook value false");
+    e.send("setoption name UCI_Variant value xiangqi");
+    e.send("position startpos moves h3e3");
+    let note = e.until("the switch", |l| l.starts_with("info string"));
+    assert!(note[0].contains("ranks 1-10"), "{note:?}");
+    e.send("go depth 5");
+    answers_in_ranks_one_to_ten(&mut e, &position("startpos moves h2e2"));
+    // A rank 10 is read the same way; the numbering stays for the game.
+    e.send("position startpos moves h3e3 h10g8");
+    e.send("go depth 5");
+    answers_in_ranks_one_to_ten(&mut e, &position("startpos moves h2e2 h9g7"));
+    e.send("position startpos");
+    e.send("go depth 4");
+    answers_in_ranks_one_to_ten(&mut e, &position("startpos"));
+    // Clock and searchmoves in the host's numbering too.
+    e.send("position startpos moves h3e3 h10g8 h1g3");
+    e.send("go searchmoves i10h10 depth 3");
+    assert_eq!(e.best().split_whitespace().nth(1), Some("i10h10"));
+    // b10c8 is b9c7 in ICCS: banned, the only move searched leaves none.
+    e.send("banmoves b10c8");
+    e.send("go depth 1 searchmoves b10c8");
+    assert_eq!(e.best(), "bestmove (none)");
+    e.send("quit");
+
+    // Pinned: `1-10` from the start position with chuhe to move (where
+    // `auto` has nothing to go on), and `0-9` refuses a 1-10 list.
+    let mut e = Engine::handshake("uci");
+    e.send("setoption name UseBook value false");
+    e.send("setoption name Rank Numbering value 1-10");
+    e.send("position startpos");
+    e.send("go depth 4");
+    answers_in_ranks_one_to_ten(&mut e, &position("startpos"));
+    e.send("setoption name Rank Numbering value 0-9");
+    e.send("position startpos moves h3e3");
+    let diag = e.until("the rejection", |l| l.starts_with("info string"));
+    assert!(
+        diag.last().unwrap().contains("move 1 'h3e3' is not legal"),
+        "{diag:?}"
+    );
+    e.send("go depth 2");
+    assert_eq!(e.best(), "bestmove (none)");
+    e.send("position startpos moves h2e2 h10g8");
+    let diag = e.until("the rejection", |l| l.starts_with("info string"));
+    assert!(
+        diag.last()
+            .unwrap()
+            .contains("move 2 'h10g8' is not a move in ranks 0-9"),
+        "{diag:?}"
+    );
+    e.send("quit");
+}
+
+#[test]
+fn uci_hosts_that_number_ranks_zero_to_nine() {
+    // `auto` keeps 0-9 for a list that reads both ways, and for 0-9 hosts.
+    let mut e = Engine::handshake("uci");
+    e.send("setoption name UseBook value false");
+    e.send("position startpos moves h2e2 h9g7 h0g2");
+    e.send("go depth 5");
+    let lines = e.until("bestmove", is_answer);
+    let pos = position("startpos moves h2e2 h9g7 h0g2");
+    for l in &lines {
+        let words: Vec<&str> = l.split_whitespace().collect();
+        if let Some(at) = words.iter().position(|w| *w == "pv") {
+            let mut p = pos.clone();
+            chuhe::replay::replay(
+                &mut p,
+                words[at + 1..].iter().copied(),
+                chuhe::replay::Accept::Iccs,
+            )
+            .unwrap_or_else(|e| panic!("{l}: {e}"));
+        }
+    }
+    legal_best(&pos, lines.last().unwrap());
+    // UCCI is 0-9 by definition: `auto` never switches there.
+    let mut e = Engine::handshake("ucci");
+    e.send("position startpos moves h3e3");
+    let diag = e.until("the rejection", |l| l.starts_with("info message"));
+    assert!(
+        diag.last().unwrap().contains("position rejected"),
+        "{diag:?}"
+    );
+    e.send("go depth 2");
+    assert_eq!(e.best(), "nobestmove");
 }
 
 #[test]

@@ -16,12 +16,14 @@
 pub mod cecp;
 pub mod options;
 pub mod parse;
+pub mod ranks;
 pub mod ucci;
 pub mod uci;
 
 use crate::engine::{Engine, GoOutcome, GoRequest};
 use crate::eval;
 use crate::movegen;
+use crate::options::RankNumbering;
 use crate::position::Position;
 use crate::replay::{self, Accept, BadMove, is_legal_move as is_legal};
 use crate::search::{IterationInfo, Report, Reporter};
@@ -34,6 +36,7 @@ use crate::{bench, perft};
 use crossbeam_channel::{Receiver, Sender, unbounded};
 use options::Effect;
 use parse::{Base, Command, GoParams, OptionSpec, PositionSpec, parse_command, quote};
+use ranks::Ranks;
 use std::collections::VecDeque;
 use std::io::{Read, Write};
 use std::sync::Arc;
@@ -73,7 +76,11 @@ pub enum Dialect {
 enum Event {
     Line(String),
     /// A line longer than `MAX_LINE`, with its length; its text is dropped.
-    TooLong(usize),
+    /// Whether it was a `position` line goes with it.
+    TooLong {
+        len: usize,
+        position: bool,
+    },
     Eof,
     Report(Report),
 }
@@ -88,6 +95,9 @@ struct Pending {
     pondering: bool,
     /// Answered from the book (its weight), not searched.
     book_weight: Option<u32>,
+    /// The rank numbering the host's `position` was read in: the answer
+    /// is written in it.
+    ranks: Ranks,
 }
 
 /// Runs the protocol until `quit` or the end of `input`. Returns when the
@@ -124,6 +134,8 @@ fn run_with<R: Read + Send + 'static, W: Write>(
         lost_streak: 0,
         mated_streak: 0,
         cecp: cecp::State::default(),
+        seen_ranks: Ranks::FromZero,
+        no_position: None,
     };
     session.run_loop();
 }
@@ -140,7 +152,11 @@ fn spawn_reader<R: Read + Send + 'static>(input: R, tx: Sender<Event>) {
     let fallback = tx.clone();
     let line = move |bytes: &[u8], len: usize| {
         let event = if len > MAX_LINE {
-            Event::TooLong(len)
+            let head = parse::clean_line(&bytes[..bytes.len().min(64)]);
+            Event::TooLong {
+                len,
+                position: parse::is_position_line(&head),
+            }
         } else {
             Event::Line(parse::clean_line(bytes))
         };
@@ -191,6 +207,11 @@ struct Session<W: Write> {
     mated_streak: u32,
     /// The game and its settings while the dialect is CECP.
     cecp: cecp::State,
+    /// The rank numbering `auto` has settled on (see [`ranks`]).
+    seen_ranks: Ranks,
+    /// Why the last `position` was refused: until the next good one there
+    /// is no position, and `go` gets no move.
+    no_position: Option<String>,
 }
 
 impl<W: Write> Session<W> {
@@ -218,7 +239,7 @@ impl<W: Write> Session<W> {
             };
             match event {
                 Event::Report(r) => self.report(r),
-                Event::Line(_) | Event::TooLong(_) if self.quitting => {}
+                Event::Line(_) | Event::TooLong { .. } if self.quitting => {}
                 Event::Line(l) => {
                     if self.holds_input() {
                         self.deferred.push_back(l);
@@ -226,9 +247,14 @@ impl<W: Write> Session<W> {
                         self.line(&l);
                     }
                 }
-                Event::TooLong(n) => self.diag(&format!(
-                    "line of {n} bytes ignored: longer than {MAX_LINE} bytes"
-                )),
+                Event::TooLong { len, position } => {
+                    let why = format!("line of {len} bytes ignored: longer than {MAX_LINE} bytes");
+                    if position && self.dialect != Dialect::Cecp {
+                        self.reject_position(why);
+                    } else {
+                        self.diag(&why);
+                    }
+                }
                 Event::Eof => self.eof = true,
             }
         }
@@ -301,6 +327,11 @@ impl<W: Write> Session<W> {
         self.emit(&line);
     }
 
+    /// The numbering of the position being searched, for its reports.
+    fn searched_ranks(&self) -> Ranks {
+        self.pending.front().map_or(self.ranks(), |p| p.ranks)
+    }
+
     fn report(&mut self, r: Report) {
         if self.dialect == Dialect::Cecp {
             return self.cecp_report(r);
@@ -308,16 +339,18 @@ impl<W: Write> Session<W> {
         match r {
             Report::Iteration(i) => {
                 let wdl = self.wdl(&i);
+                let ranks = self.searched_ranks();
                 let line = match self.dialect {
-                    Dialect::Ucci => ucci::iteration(&i, wdl),
-                    _ => uci::iteration(&i, wdl),
+                    Dialect::Ucci => ucci::iteration(&i, wdl, ranks),
+                    _ => uci::iteration(&i, wdl, ranks),
                 };
                 self.emit(&line);
             }
             Report::CurrentMove { depth, mv, number } => {
+                let ranks = self.searched_ranks();
                 let line = match self.dialect {
-                    Dialect::Ucci => ucci::current_move(mv, number),
-                    _ => uci::current_move(depth, mv, number),
+                    Dialect::Ucci => ucci::current_move(mv, number, ranks),
+                    _ => uci::current_move(depth, mv, number, ranks),
                 };
                 self.emit(&line);
             }
@@ -333,9 +366,11 @@ impl<W: Write> Session<W> {
 
     fn best_move(&mut self, best: Option<Move>, ponder: Option<Move>, score: Score) {
         let pending = self.pending.pop_front();
+        let ranks = pending.as_ref().map_or(self.ranks(), |p| p.ranks);
         if let (Some(p), Some(mv)) = (&pending, best)
             && let Some(w) = p.book_weight
         {
+            let mv = ranks.write(mv);
             self.diag(&format!("book move {mv} weight {w}"));
         }
         let ponder = match (ponder, best, &pending) {
@@ -350,8 +385,8 @@ impl<W: Write> Session<W> {
             _ => None,
         };
         let line = match self.dialect {
-            Dialect::Ucci => ucci::best_move(best, ponder, suffix),
-            _ => uci::best_move(best, ponder),
+            Dialect::Ucci => ucci::best_move(best, ponder, suffix, ranks),
+            _ => uci::best_move(best, ponder, ranks),
         };
         self.emit(&line);
     }
@@ -398,6 +433,9 @@ impl<W: Write> Session<W> {
         match parse_command(text) {
             Ok(None) => {}
             Ok(Some(cmd)) => self.command(cmd),
+            // A `position` line we cannot even parse still means the host
+            // has moved on from the old position.
+            Err(e) if parse::is_position_line(text) => self.reject_position(e),
             Err(e) => self.diag(&e),
         }
     }
@@ -431,10 +469,7 @@ impl<W: Write> Session<W> {
             Command::Debug(on) => self.engine.options.debug = on,
             Command::SetOption(spec) => self.set_option(spec),
             Command::NewGame => self.new_game(),
-            Command::Position(spec) => match build_position(&spec) {
-                Ok(pos) => self.engine.set_position(pos),
-                Err(e) => self.diag(&format!("position ignored: {e}")),
-            },
+            Command::Position(spec) => self.set_position(&spec),
             Command::BanMoves(words) => self.ban_moves(&words),
             Command::Go(g) => self.go(*g),
             Command::PonderHit { draw } => {
@@ -468,6 +503,9 @@ impl<W: Write> Session<W> {
             }
             Command::Display => self.display(),
             Command::Eval => {
+                if self.lacks_position("eval") {
+                    return;
+                }
                 self.emit(&format!(
                     "evaluation: {}: {} for the side to move",
                     self.engine.evaluation_name(),
@@ -606,11 +644,16 @@ impl<W: Write> Session<W> {
     }
 
     fn ban_moves(&mut self, words: &[String]) {
+        if self.lacks_position("banmoves") {
+            return;
+        }
+        let ranks = self.ranks();
         let pos = self.engine.position();
         let mut banned = Vec::new();
         let mut bad = Vec::new();
         for w in words {
-            match replay::read_move(pos, w, Accept::Iccs).ok() {
+            let read = ranks.read(w).ok();
+            match read.and_then(|w| replay::read_move(pos, &w, Accept::Iccs).ok()) {
                 Some(m) => banned.push(m),
                 None => bad.push(quote(w)),
             }
@@ -624,7 +667,103 @@ impl<W: Write> Session<W> {
         }
     }
 
+    /// The host's rank numbering: the pinned one, or what `auto` has seen.
+    fn ranks(&self) -> Ranks {
+        match self.engine.options.rank_numbering {
+            RankNumbering::FromZero => Ranks::FromZero,
+            RankNumbering::FromOne => Ranks::FromOne,
+            RankNumbering::Auto => self.seen_ranks,
+        }
+    }
+
+    /// `position`: the new position, or, when the line is bad, none at all
+    /// (its banmoves and side to move go with the old one). With `Rank
+    /// Numbering` on `auto`, a UCI line that reads only in the other
+    /// numbering switches the session to it.
+    fn set_position(&mut self, spec: &PositionSpec) {
+        let ranks = self.ranks();
+        let mut result = build_position_in(spec, ranks);
+        let auto = self.engine.options.rank_numbering == RankNumbering::Auto
+            && self.dialect == Dialect::Uci;
+        if let Err(first) = &result
+            && auto
+        {
+            match build_position_in(spec, ranks.other()) {
+                Ok(pos) => {
+                    self.seen_ranks = ranks.other();
+                    self.diag(&format!(
+                        "rank numbering: the host's moves read only with ranks {}; reading and writing moves that way from now on",
+                        ranks.other().name()
+                    ));
+                    result = Ok(pos);
+                }
+                Err(second) if second.moves_read > first.moves_read => result = Err(second),
+                Err(_) => {}
+            }
+        }
+        match result {
+            Ok(pos) => {
+                if self.no_position.take().is_some() {
+                    log::debug!("a good position ends the rejected one");
+                }
+                if let Some((piece, sq)) = pos.unreachable_piece() {
+                    self.diag(&format!(
+                        "note: {} {} on {}, a point no game reaches; played as a composed position",
+                        piece.color().name(),
+                        piece.kind().name(),
+                        self.ranks().point(sq)
+                    ));
+                }
+                self.engine.set_position(pos);
+            }
+            Err(r) => self.reject_position(r.reason),
+        }
+    }
+
+    /// A bad `position` line: the old position (its banmoves and side to
+    /// move with it) is gone, and none takes its place.
+    fn reject_position(&mut self, reason: String) {
+        self.diag(&format!(
+            "position rejected: {reason}; no position until the next good one"
+        ));
+        self.engine.set_banned(Vec::new());
+        self.no_position = Some(reason);
+    }
+
+    /// Whether a command that needs a position finds none (the last
+    /// `position` was rejected); says so to the host.
+    fn lacks_position(&mut self, what: &str) -> bool {
+        let lacks = self.no_position.is_some();
+        if lacks {
+            self.diag(&format!(
+                "{what} ignored: no position (the last position was rejected)"
+            ));
+        }
+        lacks
+    }
+
     fn go(&mut self, g: GoParams) {
+        if let Some(why) = self.no_position.clone() {
+            // Never a move for a position the host did not send.
+            self.diag(&format!(
+                "go: no position to search (the last position was rejected: {why})"
+            ));
+            if self.searching() {
+                // Its answer goes out first, as the host expects.
+                self.engine.stop();
+                self.engine.wait();
+            }
+            let pending = Pending {
+                root: self.engine.position().clone(),
+                draw_offered: false,
+                clocked: false,
+                pondering: g.ponder,
+                book_weight: None,
+                ranks: self.ranks(),
+            };
+            self.answer_now(pending, None);
+            return;
+        }
         let mut problems: Vec<String> = g.problems.clone();
         let limits = self.limits(&g, &mut problems);
         let searchmoves = self.search_moves(&g.searchmoves, &mut problems);
@@ -641,6 +780,7 @@ impl<W: Write> Session<W> {
             clocked: limits.as_ref().is_some_and(|l| l.clock.is_some()),
             pondering: g.ponder,
             book_weight: None,
+            ranks: self.ranks(),
         };
         // `go depth 0` asks for no move at all (UCCI answers `nobestmove`).
         let Some(limits) = limits else {
@@ -760,11 +900,13 @@ impl<W: Write> Session<W> {
     }
 
     fn search_moves(&self, words: &[String], problems: &mut Vec<String>) -> Vec<Move> {
+        let ranks = self.ranks();
         let pos = self.engine.position();
         let mut moves = Vec::new();
         let mut bad = Vec::new();
         for w in words {
-            match replay::read_move(pos, w, Accept::Iccs).ok() {
+            let read = ranks.read(w).ok();
+            match read.and_then(|w| replay::read_move(pos, &w, Accept::Iccs).ok()) {
                 Some(m) => moves.push(m),
                 None => bad.push(quote(w)),
             }
@@ -779,9 +921,13 @@ impl<W: Write> Session<W> {
     }
 
     fn probe(&mut self, spec: Option<&PositionSpec>) {
-        let pos = match spec.map(build_position) {
+        if spec.is_none() && self.lacks_position("probe") {
+            return self.emit("pophash");
+        }
+        let ranks = self.ranks();
+        let pos = match spec.map(|s| build_position_in(s, ranks)) {
             None => Ok(self.engine.position().clone()),
-            Some(r) => r,
+            Some(r) => r.map_err(|r| r.reason),
         };
         let line = match pos {
             Ok(pos) => pophash(self.engine.probe(&pos), &pos),
@@ -794,6 +940,9 @@ impl<W: Write> Session<W> {
     }
 
     fn perft(&mut self, depth: u32, divide: bool) {
+        if self.lacks_position(if divide { "divide" } else { "perft" }) {
+            return;
+        }
         if depth > MAX_PERFT_DEPTH {
             return self.diag(&format!(
                 "perft depth {depth} is too deep here (at most {MAX_PERFT_DEPTH}); use `chuhe perft`"
@@ -812,6 +961,9 @@ impl<W: Write> Session<W> {
     }
 
     fn display(&mut self) {
+        if self.lacks_position("d") {
+            return;
+        }
         let pos = self.engine.position().clone();
         let mut lines = vec![format!("engine {NAME_LINE}")];
         for rank in (0..10u8).rev() {
@@ -847,27 +999,80 @@ impl<W: Write> Session<W> {
     }
 }
 
-/// The position a `position` (or `probe`) line describes, with every move
-/// made so that the history holds each earlier position.
+/// The position a `position` (or `probe`) line describes, its moves read
+/// with ranks 0-9 (see [`build_position_in`]).
 pub fn build_position(spec: &PositionSpec) -> Result<Position, String> {
+    build_position_in(spec, Ranks::FromZero).map_err(|r| r.reason)
+}
+
+/// Why a `position` line was refused.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Rejection {
+    /// How many of its moves were read and played before the bad one (0
+    /// for a bad FEN): of two readings of a line, the one that got
+    /// further names the likelier mistake.
+    pub moves_read: usize,
+    /// The diagnostic, quoting the host's own word.
+    pub reason: String,
+}
+
+/// The position a `position` (or `probe`) line describes, its moves read
+/// in the host's rank numbering, with every move made so that the history
+/// holds each earlier position.
+pub fn build_position_in(spec: &PositionSpec, ranks: Ranks) -> Result<Position, Rejection> {
+    let reject = |moves_read: usize, reason: String| Rejection { moves_read, reason };
     let mut pos = match &spec.base {
         Base::StartPos => Position::startpos(),
-        Base::Fen(fen) => {
-            Position::from_fen(fen).map_err(|e| format!("invalid FEN {}: {e}", quote(fen)))?
-        }
+        Base::Fen(fen) => Position::from_fen(fen)
+            .map_err(|e| reject(0, format!("invalid FEN {}: {e}", quote(fen))))?,
     };
-    let moves = spec.moves.iter().map(String::as_str);
-    if let Err(e) = replay::replay(&mut pos, moves, Accept::IccsAndNull) {
-        let i = e.index;
-        return Err(match e.reason {
-            BadMove::Null { .. } => format!("move {i} (0000): a side in check cannot pass"),
-            BadMove::Illegal { mv, .. } => {
-                format!("move {i} ({mv}) is not legal in {}", pos.to_fen())
+    let mut moves = Vec::with_capacity(spec.moves.len());
+    for (i, word) in spec.moves.iter().enumerate() {
+        match ranks.read(word) {
+            Ok(m) => moves.push(m),
+            Err(_) => {
+                let why = format!(
+                    "move {} {} is not a move in ranks {}",
+                    i + 1,
+                    quote(word),
+                    ranks.name()
+                );
+                // The moves before it may still be illegal: name the first
+                // problem in the list.
+                return match replay::replay(
+                    &mut pos,
+                    moves.iter().map(String::as_str),
+                    Accept::IccsAndNull,
+                ) {
+                    Ok(_) => Err(reject(i, why)),
+                    Err(e) => Err(replay_rejection(&e, &spec.moves, &pos)),
+                };
             }
-            _ => format!("move {i} {} is not a move", quote(&e.text)),
-        });
+        }
+    }
+    if let Err(e) = replay::replay(
+        &mut pos,
+        moves.iter().map(String::as_str),
+        Accept::IccsAndNull,
+    ) {
+        return Err(replay_rejection(&e, &spec.moves, &pos));
     }
     Ok(pos)
+}
+
+/// The diagnostic for a move the replay refused; `pos` is where it stopped.
+fn replay_rejection(e: &replay::ReplayError, words: &[String], pos: &Position) -> Rejection {
+    let i = e.index;
+    let word = quote(&words[i - 1]);
+    let reason = match e.reason {
+        BadMove::Null { .. } => format!("move {i} {word}: a side in check cannot pass"),
+        BadMove::Illegal { .. } => format!("move {i} {word} is not legal in {}", pos.to_fen()),
+        _ => format!("move {i} {word} is not a move"),
+    };
+    Rejection {
+        moves_read: i - 1,
+        reason,
+    }
 }
 
 /// The ElephantEye-style answer to `probe`.

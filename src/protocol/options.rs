@@ -6,7 +6,7 @@
 
 use super::Dialect;
 use super::parse::{parse_int, quote};
-use crate::options::{self, EngineOptions, Level, Randomness, Style};
+use crate::options::{self, EngineOptions, Level, Randomness, RankNumbering, Style};
 use crate::skill;
 use crate::text::parse_bool;
 use crate::thread::MAX_THREADS;
@@ -40,6 +40,8 @@ pub enum OptionId {
     LimitStrength,
     Elo,
     ShowWdl,
+    /// How the host numbers ranks (`auto`, `0-9`, `1-10`).
+    RankNumbering,
     /// UCI `UCI_Variant`: xiangqi is the only one.
     Variant,
     /// Old UCCI names accepted and ignored without a word.
@@ -72,6 +74,7 @@ const LEVELS: &[&str] = &["none", "small", "medium", "large"];
 const STYLES: &[&str] = &["solid", "normal", "risky"];
 const RANDOMNESS: &[&str] = &["none", "tiny", "small", "medium", "large", "huge"];
 const VARIANTS: &[&str] = &["xiangqi"];
+const RANK_NUMBERINGS: &[&str] = &["auto", "0-9", "1-10"];
 
 const fn def(
     id: OptionId,
@@ -249,6 +252,15 @@ pub const OPTIONS: &[OptionDef] = &[
         &[],
         Kind::Check,
         true,
+        true,
+    ),
+    def(
+        OptionId::RankNumbering,
+        "ranknumbering",
+        "Rank Numbering",
+        &[],
+        Kind::Combo(RANK_NUMBERINGS),
+        false,
         true,
     ),
     def(
@@ -440,6 +452,7 @@ fn current(d: &OptionDef, o: &EngineOptions) -> String {
         OptionId::LimitStrength => o.limit_strength.to_string(),
         OptionId::Elo => o.elo.to_string(),
         OptionId::ShowWdl => o.show_wdl.to_string(),
+        OptionId::RankNumbering => o.rank_numbering.name().to_string(),
         OptionId::Variant => VARIANTS[0].to_string(),
         OptionId::NewGame | OptionId::ClearHash | OptionId::Tolerated => String::new(),
     }
@@ -490,7 +503,8 @@ pub fn announcements(dialect: Dialect, o: &EngineOptions) -> Vec<String> {
 
 /// The option `feature`s of CECP: the UCI options under their UCI names,
 /// less those XBoard sets through its own commands (`memory`, `cores`,
-/// `hard`/`easy`, `variant`) and `UCI_ShowWDL` (CECP has no place for it).
+/// `hard`/`easy`, `variant`), `UCI_ShowWDL` (CECP has no place for it) and
+/// `Rank Numbering` (XBoard writes xiangqi ranks 0-9, always).
 pub fn cecp_announcements(o: &EngineOptions) -> Vec<String> {
     let mut lines = Vec::new();
     for d in OPTIONS {
@@ -501,6 +515,7 @@ pub fn cecp_announcements(o: &EngineOptions) -> Vec<String> {
                 | OptionId::Ponder
                 | OptionId::Variant
                 | OptionId::ShowWdl
+                | OptionId::RankNumbering
         );
         if !d.announce_uci || own_command {
             continue;
@@ -662,6 +677,12 @@ pub fn apply(d: &OptionDef, value: Option<&str>, o: &mut EngineOptions) -> Resul
             o.style = Style::ALL
                 .into_iter()
                 .find(|s| s.name() == lower)
+                .ok_or_else(combo_error)?;
+        }
+        OptionId::RankNumbering => {
+            o.rank_numbering = RankNumbering::ALL
+                .into_iter()
+                .find(|r| r.name() == lower)
                 .ok_or_else(combo_error)?;
         }
         OptionId::Pruning => o.pruning = level(&lower).ok_or_else(combo_error)?,

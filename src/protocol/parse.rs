@@ -215,6 +215,15 @@ fn parse_setoption(rest: &[&str]) -> Result<OptionSpec, String> {
 }
 
 /// `startpos [moves ...]`, `fen <FEN fields> [moves ...]`, or a bare FEN.
+/// Whether a line is meant as a `position` command (its first word is
+/// `position`, or `fen`/`startpos` as one adapter sends it), parsable or not.
+pub fn is_position_line(line: &str) -> bool {
+    let first = line.split_whitespace().next().unwrap_or("");
+    ["position", "fen", "startpos"]
+        .iter()
+        .any(|w| first.eq_ignore_ascii_case(w))
+}
+
 pub fn parse_position(tokens: &[&str]) -> Result<PositionSpec, String> {
     let Some(first) = tokens.first() else {
         return Err("position needs startpos or fen".to_string());

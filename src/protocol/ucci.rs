@@ -1,6 +1,7 @@
 //! UCCI printing: the handshake, search reports and replies as UCCI hosts
 //! read them. Scores are plain integers; diagnostics are `info message`.
 
+use super::ranks::Ranks;
 use super::{Dialect, NAME_LINE};
 use crate::options::EngineOptions;
 use crate::search::IterationInfo;
@@ -17,7 +18,7 @@ pub fn handshake(o: &EngineOptions) -> Vec<String> {
 }
 
 /// `wdl`: win/draw/loss per mille, printed after the score when given.
-pub fn iteration(i: &IterationInfo, wdl: Option<(u32, u32, u32)>) -> String {
+pub fn iteration(i: &IterationInfo, wdl: Option<(u32, u32, u32)>, ranks: Ranks) -> String {
     let multipv = if i.multipv > 1 {
         format!(" multipv {}", i.multipv)
     } else {
@@ -33,12 +34,12 @@ pub fn iteration(i: &IterationInfo, wdl: Option<(u32, u32, u32)>) -> String {
         i.nodes,
         i.nps,
         i.hashfull,
-        super::move_list(&i.pv)
+        ranks.write_list(&i.pv)
     )
 }
 
-pub fn current_move(mv: Move, number: usize) -> String {
-    format!("info currmove {mv} currmovenumber {number}")
+pub fn current_move(mv: Move, number: usize, ranks: Ranks) -> String {
+    format!("info currmove {} currmovenumber {number}", ranks.write(mv))
 }
 
 pub fn message(text: &str) -> String {
@@ -46,13 +47,18 @@ pub fn message(text: &str) -> String {
 }
 
 /// `suffix`: `draw` or `resign`, when the game calls for one.
-pub fn best_move(best: Option<Move>, ponder: Option<Move>, suffix: Option<&str>) -> String {
+pub fn best_move(
+    best: Option<Move>,
+    ponder: Option<Move>,
+    suffix: Option<&str>,
+    ranks: Ranks,
+) -> String {
     let Some(best) = best else {
         return "nobestmove".to_string();
     };
-    let mut s = format!("bestmove {best}");
+    let mut s = format!("bestmove {}", ranks.write(best));
     if let Some(p) = ponder {
-        s.push_str(&format!(" ponder {p}"));
+        s.push_str(&format!(" ponder {}", ranks.write(p)));
     }
     if let Some(x) = suffix {
         s.push(' ');

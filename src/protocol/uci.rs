@@ -1,6 +1,7 @@
 //! UCI printing, as Pikafish-era xiangqi GUIs read it: `score cp|mate`,
 //! `info string` diagnostics, `bestmove (none)` when there is no move.
 
+use super::ranks::Ranks;
 use super::{Dialect, NAME_LINE};
 use crate::options::EngineOptions;
 use crate::search::IterationInfo;
@@ -28,7 +29,7 @@ pub fn score(s: Score) -> String {
 }
 
 /// `wdl`: win/draw/loss per mille, printed after the score when given.
-pub fn iteration(i: &IterationInfo, wdl: Option<(u32, u32, u32)>) -> String {
+pub fn iteration(i: &IterationInfo, wdl: Option<(u32, u32, u32)>, ranks: Ranks) -> String {
     let bound = match i.bound {
         Bound::Lower => " lowerbound",
         Bound::Upper => " upperbound",
@@ -45,11 +46,12 @@ pub fn iteration(i: &IterationInfo, wdl: Option<(u32, u32, u32)>) -> String {
         i.nps,
         i.hashfull,
         i.time_ms,
-        super::move_list(&i.pv)
+        ranks.write_list(&i.pv)
     )
 }
 
-pub fn current_move(depth: Depth, mv: Move, number: usize) -> String {
+pub fn current_move(depth: Depth, mv: Move, number: usize, ranks: Ranks) -> String {
+    let mv = ranks.write(mv);
     format!("info depth {depth} currmove {mv} currmovenumber {number}")
 }
 
@@ -57,11 +59,11 @@ pub fn message(text: &str) -> String {
     format!("info string {text}")
 }
 
-pub fn best_move(best: Option<Move>, ponder: Option<Move>) -> String {
+pub fn best_move(best: Option<Move>, ponder: Option<Move>, ranks: Ranks) -> String {
     match (best, ponder) {
         (None, _) => "bestmove (none)".to_string(),
-        (Some(b), Some(p)) => format!("bestmove {b} ponder {p}"),
-        (Some(b), None) => format!("bestmove {b}"),
+        (Some(b), Some(p)) => format!("bestmove {} ponder {}", ranks.write(b), ranks.write(p)),
+        (Some(b), None) => format!("bestmove {}", ranks.write(b)),
     }
 }
 
