@@ -202,17 +202,10 @@ check() {
     # The last comment before the result is how the game ended.
     ending=$(tr '\n' ' ' <"$pgn" | grep -o '{[^}]*} *\(1-0\|0-1\|1/2-1/2\) *$' | sed 's/^{\([^}]*\)}.*/\1/') || true
     say "$name: $result {$ending}"
-    # Known limitation of the UCI path: chuhe scores a repetition that the
-    # Chinese rules make a win (the opponent's perpetual chase) like a mate,
-    # as Pikafish-era UCI engines do; uci2wb turns any "score mate 1" into a
-    # "mate" claim, which XBoard's referee (no chase rule) rejects. Accepted
-    # only there, only when chuhe's last line before it was that mate score,
-    # and said out loud.
-    if [ "$name" != native ] && [ "$ending" = "False win claim: 'mate'" ] &&
-        grep -a 'engine said: info .*score mate' "$log" | tail -n 1 | grep -q 'score mate 1 '; then
-        say "WARNING: $name: the adapter claimed mate from chuhe's rule-win score (a repetition the Chinese rules make a win); XBoard's referee does not apply that rule"
-        ending="rule win claimed by the adapter"
-    fi
+    # Any false claim fails, the adapter's too: chuhe reports a win by the
+    # repetition rules (the opponent's perpetual check or chase) as a `cp`
+    # score in a band of its own, never as `score mate`, so UCI2WB has no
+    # mate to claim.
     if grep -q -i -E 'illegal|forfeit|time|crash|false|abort|disconnect|exit|died|lost contact|unfinished' <<<"$ending"; then
         fail "$name: the game did not end normally: {$ending}"
     fi
@@ -232,7 +225,7 @@ check() {
         fail "$name: chuhe (or its adapter) answered with an error"
     fi
     # Through the adapter: chuhe's own diagnostics are comments in the log.
-    if grep -a -n -i -E 'engine said: info (string|message) .*(ignored|not legal|unknown|illegal)' "$log" >"$out/work/$name.diag"; then
+    if grep -a -n -i -E 'engine said: info (string|message) .*(ignored|rejected|not legal|unknown|illegal)' "$log" >"$out/work/$name.diag"; then
         head -5 "$out/work/$name.diag" >&2
         fail "$name: chuhe rejected a command from the adapter"
     fi

@@ -289,6 +289,13 @@ const fn mated_in(ply: usize) -> Score {
     -(MATE - ply as Score)
 }
 
+/// The score of winning by the repetition rules `ply` plies from the root
+/// (the opponent checked or chased perpetually): decided, but not a mate.
+#[inline(always)]
+const fn rule_win_in(ply: usize) -> Score {
+    RULE_WIN - ply as Score
+}
+
 /// Frames before ply 0, so that `ply - 4` is always a valid index.
 const FRAME_OFFSET: usize = 4;
 
@@ -462,12 +469,12 @@ impl Worker {
     /// evaluation sharpened by a stored score whose bound allows it.
     fn evals(&mut self, tt_hit: Option<TtHit>) -> (Score, Score) {
         let se = match tt_hit {
-            Some(h) if h.eval != -INFINITE && h.eval.abs() < MATE_BOUND => h.eval,
+            Some(h) if h.eval != -INFINITE && h.eval.abs() < DECISIVE_BOUND => h.eval,
             _ => self.static_eval(),
         };
         let sharpened = match tt_hit {
             Some(h)
-                if h.score.abs() < MATE_BOUND
+                if h.score.abs() < DECISIVE_BOUND
                     && match h.bound {
                         Bound::Exact => true,
                         Bound::Lower => h.score > se,
@@ -916,8 +923,8 @@ impl Worker {
         if let Some(v) = rules::repetition_verdict(&mut self.pos) {
             return Some(match v {
                 RepetitionVerdict::Draw => self.draw_score(),
-                RepetitionVerdict::SideToMoveWins => mate_in(ply),
-                RepetitionVerdict::SideToMoveLoses => mated_in(ply),
+                RepetitionVerdict::SideToMoveWins => rule_win_in(ply),
+                RepetitionVerdict::SideToMoveLoses => -rule_win_in(ply),
             });
         }
         if rules::move_limit_reached(&self.pos, &job.rules) {
@@ -1176,7 +1183,7 @@ impl Worker {
             // 8a. Shallow-depth pruning, once a non-losing score is in hand;
             // but never of a move that leaves the opponent without a move
             // when it is short of them.
-            if !root && best_score > -MATE_BOUND {
+            if !root && best_score > -DECISIVE_BOUND {
                 let verdict = self.shallow_prune(&node, &mv, alpha);
                 let verdict = if matches!(verdict, MovePrune::Search)
                     || in_check
@@ -1281,7 +1288,7 @@ impl Worker {
         let prune = self.prune;
         (prune.forward
             && node.depth <= self.tun.rfp_depth
-            && eval.abs() < MATE_BOUND
+            && eval.abs() < DECISIVE_BOUND
             && eval - prune.scaled(self.futility_margin(node.depth, node.improving)) >= beta)
             .then_some((eval + beta) / 2)
     }
@@ -1323,7 +1330,7 @@ impl Worker {
                 >= beta - self.tun.nmp_eval_per_depth * depth + self.tun.nmp_eval_base
             && self.frame_back(ply, 1).mv != Move::NULL
             && self.pos.has_major_pieces(self.pos.side_to_move())
-            && beta.abs() < MATE_BOUND
+            && beta.abs() < DECISIVE_BOUND
             && !self.short_of_moves())
         {
             return None;
@@ -1352,7 +1359,7 @@ impl Worker {
             return Some(0);
         }
         // A mate found after passing is not proof of one: return beta.
-        (v >= beta).then_some(if v >= MATE_BOUND { beta } else { v })
+        (v >= beta).then_some(if v >= DECISIVE_BOUND { beta } else { v })
     }
 
     /// The counter move to the opponent's last move, if any.
@@ -1762,7 +1769,7 @@ impl Worker {
         let mut move_count = 0;
         while let Some(m) = picker.next(&self.pos, &self.hist) {
             move_count += 1;
-            if !in_check && best_score > -MATE_BOUND {
+            if !in_check && best_score > -DECISIVE_BOUND {
                 // Delta pruning: even winning this piece cannot reach alpha.
                 let gain = static_eval + see_value(self.pos.piece_on(m.to())) + self.tun.qs_delta;
                 if gain <= alpha && !self.pos.gives_check(m) {

@@ -124,7 +124,7 @@ impl Skill {
             return 0;
         };
         let mut rng = SplitMix(seed);
-        if rng.unit() >= self.deviation_chance() || best.abs() >= MATE_BOUND {
+        if rng.unit() >= self.deviation_chance() || best.abs() >= DECISIVE_BOUND {
             return 0;
         }
         let margin = self.margin();
@@ -133,7 +133,7 @@ impl Skill {
             .iter()
             .enumerate()
             .skip(1)
-            .filter(|&(_, &s)| s > -MATE_BOUND && best - s <= margin)
+            .filter(|&(_, &s)| s > -DECISIVE_BOUND && best - s <= margin)
             .map(|(i, &s)| (i, (-f64::from(best - s) / temperature).exp()))
             .collect();
         let total: f64 = weights.iter().map(|w| w.1).sum();

@@ -6,7 +6,7 @@
 
 use crate::movegen;
 use crate::search::{Report, SearchJob, ThreadResult, Worker};
-use crate::types::{MATE_BOUND, Move};
+use crate::types::{DECISIVE_BOUND, Move};
 use crossbeam_channel::{Receiver, Sender, unbounded};
 use std::panic::AssertUnwindSafe;
 use std::sync::atomic::{AtomicUsize, Ordering};
@@ -295,7 +295,7 @@ pub fn vote(results: &[ThreadResult]) -> Option<&ThreadResult> {
     let weight = |r: &ThreadResult| votes.iter().find(|(m, _)| *m == r.best).map_or(0, |v| v.1);
     let mut best = &results[0];
     for r in &results[1..] {
-        let better = if best.score >= MATE_BOUND || r.score >= MATE_BOUND {
+        let better = if best.score >= DECISIVE_BOUND || r.score >= DECISIVE_BOUND {
             r.score > best.score
         } else {
             weight(r) > weight(best) || (weight(r) == weight(best) && r.depth > best.depth)

@@ -380,12 +380,13 @@ fn write(e: &Entry, key: u64, p: Packed) {
     e.data.store(p.0, Ordering::Relaxed);
 }
 
-/// Mate scores are stored as distance from the node, not from the root.
+/// Decided scores (mates and rule results) are stored as distance from the
+/// node, not from the root.
 #[inline(always)]
 pub fn score_to_tt(s: Score, ply: usize) -> Score {
-    if s >= MATE_BOUND {
+    if s >= DECISIVE_BOUND {
         s + ply as Score
-    } else if s <= -MATE_BOUND {
+    } else if s <= -DECISIVE_BOUND {
         s - ply as Score
     } else {
         s
@@ -394,9 +395,9 @@ pub fn score_to_tt(s: Score, ply: usize) -> Score {
 
 #[inline(always)]
 pub fn score_from_tt(s: Score, ply: usize) -> Score {
-    if s >= MATE_BOUND {
+    if s >= DECISIVE_BOUND {
         s - ply as Score
-    } else if s <= -MATE_BOUND {
+    } else if s <= -DECISIVE_BOUND {
         s + ply as Score
     } else {
         s

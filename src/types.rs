@@ -371,8 +371,17 @@ pub type Depth = i32;
 pub const MATE: Score = 10_000;
 pub const INFINITE: Score = 10_001;
 pub const MAX_PLY: usize = 128;
-/// Scores at or beyond this magnitude are mates (or forced perpetual losses).
+/// Scores at or beyond this magnitude are mates: ±(`MATE` − plies to mate).
 pub const MATE_BOUND: Score = MATE - MAX_PLY as Score;
+/// A win by the repetition rules (the opponent's perpetual check or chase)
+/// at the root: ±(`RULE_WIN` − plies to the repetition). It has a band of
+/// its own below the mates, a gap of `MAX_PLY` away, so that no host reads
+/// it as a mate (UCI prints it as `cp`), while the search still prefers
+/// the quickest win and any mate to it.
+pub const RULE_WIN: Score = MATE_BOUND - MAX_PLY as Score;
+/// Scores at or beyond this magnitude are decided: a rule result or a
+/// mate. Evaluations stay well inside it.
+pub const DECISIVE_BOUND: Score = RULE_WIN - MAX_PLY as Score;
 
 /// Bound type of a score stored in the transposition table.
 #[derive(Clone, Copy, PartialEq, Eq, Debug)]

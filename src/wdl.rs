@@ -58,10 +58,10 @@ pub fn probabilities(score: f64, material: i32) -> (f64, f64) {
 /// `(win, draw, loss)` per mille, summing to 1000, from the side to move's
 /// view. Mate scores are certain.
 pub fn wdl(score: Score, material: i32) -> (u32, u32, u32) {
-    if score >= MATE_BOUND {
+    if score >= DECISIVE_BOUND {
         return (1000, 0, 0);
     }
-    if score <= -MATE_BOUND {
+    if score <= -DECISIVE_BOUND {
         return (0, 0, 1000);
     }
     let (w, l) = probabilities(f64::from(score), material);

@@ -1184,6 +1184,28 @@ fn uci_hosts_that_number_ranks_zero_to_nine() {
 }
 
 #[test]
+fn a_rule_result_is_not_reported_as_mate() {
+    // Red has checked on i9/i8 while Black's king stepped e8/e9: checking
+    // again completes a cycle of nothing but checks, which loses for Red by
+    // the perpetual-check rule. Hosts must not read that as a mate (UCI2WB
+    // turns `score mate` into a mate claim that XBoard's referee rejects).
+    let game = "fen 8R/4k4/9/9/9/9/9/9/9/3K5 w moves i9i8 e8e9 i8i9 e9e8";
+    let loss = chuhe::types::RULE_WIN - 1;
+    for (dialect, score) in [
+        ("uci", format!("score cp -{loss} ")),
+        ("ucci", format!("score -{loss} ")),
+    ] {
+        let mut e = Engine::handshake(dialect);
+        e.send(&format!("position {game}"));
+        e.send("go depth 6 searchmoves i9i8");
+        let lines = e.until("bestmove", is_answer);
+        assert!(lines.iter().any(|l| l.contains(&score)), "{lines:?}");
+        assert!(!lines.iter().any(|l| l.contains("mate")), "{lines:?}");
+        e.send("quit");
+    }
+}
+
+#[test]
 fn bad_go_values_still_get_a_move() {
     for dialect in ["ucci", "uci"] {
         let mut e = Engine::handshake(dialect);

@@ -345,8 +345,8 @@ fn avoids_completing_a_perpetual_check() {
     let only_repeat = search_with(pos.clone(), Limits::depth(6), 1, vec![repeat]);
     assert_eq!(
         only_repeat.score,
-        -(MATE - 1),
-        "completing the cycle loses at once"
+        -(RULE_WIN - 1),
+        "completing the cycle loses at once, by the rules, not by mate"
     );
     let r = search_with(pos.clone(), Limits::depth(6), 1, vec![repeat, quiet]);
     assert_eq!(r.best, Some(quiet));

@@ -400,7 +400,7 @@ impl<W: Write> Session<W> {
             return None;
         }
         if p.clocked {
-            self.mated_streak = if score <= -MATE_BOUND {
+            self.mated_streak = if score <= -DECISIVE_BOUND {
                 self.mated_streak + 1
             } else {
                 0

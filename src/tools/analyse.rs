@@ -27,6 +27,13 @@ pub fn format_score(s: Score) -> String {
         format!("mate in {}", (MATE - s + 1) / 2)
     } else if s <= -MATE_BOUND {
         format!("mated in {}", (MATE + s + 1) / 2)
+    } else if s >= DECISIVE_BOUND {
+        format!("wins by the repetition rules in {}", (RULE_WIN - s + 1) / 2)
+    } else if s <= -DECISIVE_BOUND {
+        format!(
+            "loses by the repetition rules in {}",
+            (RULE_WIN + s + 1) / 2
+        )
     } else {
         format!("{:+.2}", s as f64 / 100.0)
     }

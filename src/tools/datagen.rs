@@ -167,7 +167,7 @@ impl Searcher {
 /// Whether a searched position is kept: not in check, the best move quiet,
 /// the score not a mate.
 pub fn keep(pos: &Position, best: Move, score: Score) -> bool {
-    !pos.in_check() && pos.piece_on(best.to()).is_none() && score.abs() < MATE_BOUND
+    !pos.in_check() && pos.piece_on(best.to()).is_none() && score.abs() < DECISIVE_BOUND
 }
 
 fn clamp_score(s: Score) -> i16 {
@@ -258,7 +258,7 @@ fn play_game(mut pos: Position, start_ply: u32, searcher: &mut Searcher) -> Play
             break Wdl::win_for(!pos.side_to_move());
         };
         let us = pos.side_to_move();
-        if score.abs() >= MATE_BOUND {
+        if score.abs() >= DECISIVE_BOUND {
             break Wdl::win_for(if score > 0 { us } else { !us });
         }
         // Adjudication on scores that last.
