@@ -45,14 +45,15 @@
 //!   [`record::pgn`] PGN text, tag pairs and movetext, read and written
 //!   (position, replay); [`record::games`] the one game reader, PGN or CCPD
 //!   TSV files, plain or xz, into `Game`s with one `GameResult` (pgn,
-//!   position, replay).
+//!   position, replay); [`record::ranks`] coordinate moves in the 0-9 and
+//!   the 1-10 rank numbering of UCI hosts (nothing).
 //! - [`perft`]: leaf counts of the legal move tree (`perft`, `divide`); movegen, position.
 //! - [`book`]: the opening book: chuhe's format, ElephantEye's, the embedded book, the weighted choice, the builder; record::games, movegen, options (`Randomness`), position, rng, zobrist.
 //! - [`engine`]: the facade a front end drives: the game, the options' values, the table, the threads, the book; book, eval, movegen, nnue, options, position, replay, rng, rules, search, skill, thread, time, tt.
 //! - [`bench`](mod@bench): the fixed search whose node count is the build's signature, played through one `Engine` as a game's moves are; engine, position, search (its reports), time.
 //!
 //! **Front ends**
-//! - [`protocol`]: UCCI, UCI and CECP sessions on a byte stream; engine and what it exposes (eval, movegen, nnue, options, position, rules, search, skill, thread, time, tt, wdl), replay, text, bench, perft.
+//! - [`protocol`]: UCCI, UCI and CECP sessions on a byte stream; engine and what it exposes (eval, movegen, nnue, options, position, rules, search, skill, thread, time, tt, wdl), record (`ranks`), replay, text, bench, perft.
 //! - [`arena`]: matches between engine processes: client, clocks, referee, openings, PGN and JSON records, statistics; record, position, replay, rng, rules, text.
 //! - [`tools`]: the command-line tools (analyse, book, judge, timeplan, tune, spsa, datagen, train, wdl-fit, mates); anything above, and arena (spsa, datagen).
 //! - `main.rs`, the binary: the command line; protocol, tools, arena and the types their arguments need.

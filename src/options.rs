@@ -149,7 +149,7 @@ impl Level {
 }
 
 /// How the host numbers ranks in move text (the `Rank Numbering` option):
-/// `auto` reads it from what the host sends (see `protocol::ranks`).
+/// `auto` reads it from what the host sends (see `record::ranks`).
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Default)]
 pub enum RankNumbering {
     #[default]

@@ -71,6 +71,38 @@ const TABLE: &[(&str, &[u64])] = &[
         "r1bakab1r/9/1c2c4/p3p3p/2p3p2/2P3P2/P3P3P/1C2C4/9/R1BAKAB1R w - - 0 1",
         &[33, 1066, 36542, 1259434],
     ),
+    // Composed problems (排局): pieces where no game brings them. Counts
+    // from Fairy-Stockfish's pyffish 0.0.90 (variant xiangqi), run once.
+    // a black pawn on its own back rank (f9), as users sent it
+    (
+        "2bakp3/R3a4/3P1P1R1/2N3N2/6P2/7c1/2p6/4B1p2/1r2A4/3K5 w - - 0 1",
+        &[50, 1838, 83128, 2866947],
+    ),
+    // red pawns behind their start and on odd files (g0, c1, i2, b3, h4)
+    (
+        "r1ba1kbn1/4a4/1cn4c1/p2rp3R/5N3/6BP1/1P7/1N5CP/2P1A4/R1BAK1P2 w - - 0 1",
+        &[47, 1901, 84183, 3345564],
+    ),
+    // black pawns behind their start (d9, b8, h7, f6, d5) and an elephant on e5
+    (
+        "2bpka2r/1pc1a4/6np1/2R2p3/3pb1N2/1n2N3P/P1P4r1/3AB2C1/R3A4/1C1K2B2 b - - 0 1",
+        &[38, 1723, 63503, 2870117],
+    ),
+    // advisors off the palace diagonals (e0, d1; e9, f8)
+    (
+        "r1bka1b2/5a3/2n3ncr/2p1p1pR1/1c7/9/P3P3P/1CN3N2/3A5/1RB1AKB2 w - - 0 1",
+        &[33, 1509, 52425, 2327208],
+    ),
+    // elephants off their seven points (b1, e3; d8, i5)
+    (
+        "rn1a1k2r/3ba4/1c3c1n1/p1p3p2/8b/2N4C1/P3B1P1P/1C4N2/1B2A4/R2AK2R1 w - - 0 1",
+        &[47, 1921, 87752, 3500505],
+    ),
+    // all of these, Black to move and in check
+    (
+        "2b1ap1R1/3k1a3/c8/1N2b1P2/1n2N2c1/BP6r/2pR5/5ApC1/1rP6/4AKB2 b - - 0 1",
+        &[6, 255, 12542, 512365],
+    ),
 ];
 
 /// Counts at or above this run only on demand.

@@ -1057,7 +1057,7 @@ fn a_composed_problem_is_played() {
 /// The moves of a line (`bestmove`, `pv`), read with ranks 1-10 and
 /// checked legal from `pos` on.
 fn legal_from_one(pos: &chuhe::position::Position, words: &[&str]) {
-    use chuhe::protocol::ranks::Ranks;
+    use chuhe::record::ranks::Ranks;
     let mut pos = pos.clone();
     for w in words {
         let iccs = Ranks::FromOne

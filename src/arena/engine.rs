@@ -14,6 +14,7 @@
 //! ranks 1-10 (Fairy-Stockfish in UCI mode).
 
 use super::clock::{MatchLimits, TimeControl};
+use crate::record::ranks::Ranks;
 use crate::types::{Color, Move};
 use crossbeam_channel::{Receiver, RecvTimeoutError};
 use std::fmt;
@@ -171,52 +172,25 @@ impl EngineSpec {
         tokens.join(" ")
     }
 
-    /// Writes a move as this engine expects it.
-    pub fn move_to_engine(&self, m: Move) -> String {
+    /// How this engine numbers ranks.
+    fn ranks(&self) -> Ranks {
         if self.ranks_from_one {
-            let (f, t) = (m.from(), m.to());
-            format!(
-                "{}{}{}{}",
-                char::from(b'a' + f.file()),
-                f.rank() + 1,
-                char::from(b'a' + t.file()),
-                t.rank() + 1
-            )
+            Ranks::FromOne
         } else {
-            m.to_string()
+            Ranks::FromZero
         }
     }
 
+    /// Writes a move as this engine expects it.
+    pub fn move_to_engine(&self, m: Move) -> String {
+        self.ranks().write(m)
+    }
+
     /// Reads a move as this engine writes it, back into ICCS text (still
-    /// unchecked: the referee judges it).
+    /// unchecked: the referee judges it; text that is no move in the
+    /// engine's numbering comes back as it was).
     pub fn move_from_engine(&self, text: &str) -> String {
-        if !self.ranks_from_one {
-            return text.to_string();
-        }
-        // `h3e3`, `a10a9`: a letter and a number, twice.
-        let mut out = String::new();
-        let mut chars = text.chars().peekable();
-        for _ in 0..2 {
-            let Some(file) = chars.next() else {
-                return text.to_string();
-            };
-            let mut digits = String::new();
-            while let Some(c) = chars.peek().filter(|c| c.is_ascii_digit()) {
-                digits.push(*c);
-                chars.next();
-            }
-            match digits.parse::<u32>() {
-                Ok(r) if (1..=10).contains(&r) => {
-                    out.push(file);
-                    out.push_str(&(r - 1).to_string());
-                }
-                _ => return text.to_string(),
-            }
-        }
-        if chars.next().is_some() {
-            return text.to_string();
-        }
-        out
+        self.ranks().read(text).unwrap_or_else(|_| text.to_string())
     }
 }
 

@@ -581,7 +581,7 @@ impl<W: Write> Session<W> {
             clocked: limits.clock.is_some(),
             pondering: limits.ponder,
             book_weight: None,
-            ranks: super::ranks::Ranks::FromZero,
+            ranks: crate::record::ranks::Ranks::FromZero,
         };
         self.cecp.searches.push_back(purpose);
         self.start_go(

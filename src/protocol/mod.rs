@@ -16,7 +16,6 @@
 pub mod cecp;
 pub mod options;
 pub mod parse;
-pub mod ranks;
 pub mod ucci;
 pub mod uci;
 
@@ -25,6 +24,7 @@ use crate::eval;
 use crate::movegen;
 use crate::options::RankNumbering;
 use crate::position::Position;
+use crate::record::ranks::Ranks;
 use crate::replay::{self, Accept, BadMove, is_legal_move as is_legal};
 use crate::search::{IterationInfo, Report, Reporter};
 use crate::text;
@@ -36,7 +36,6 @@ use crate::{bench, perft};
 use crossbeam_channel::{Receiver, Sender, unbounded};
 use options::Effect;
 use parse::{Base, Command, GoParams, OptionSpec, PositionSpec, parse_command, quote};
-use ranks::Ranks;
 use std::collections::VecDeque;
 use std::io::{Read, Write};
 use std::sync::Arc;
@@ -207,7 +206,7 @@ struct Session<W: Write> {
     mated_streak: u32,
     /// The game and its settings while the dialect is CECP.
     cecp: cecp::State,
-    /// The rank numbering `auto` has settled on (see [`ranks`]).
+    /// The rank numbering `auto` has settled on (see [`crate::record::ranks`]).
     seen_ranks: Ranks,
     /// Why the last `position` was refused: until the next good one there
     /// is no position, and `go` gets no move.

@@ -1,9 +1,9 @@
 //! UCCI printing: the handshake, search reports and replies as UCCI hosts
 //! read them. Scores are plain integers; diagnostics are `info message`.
 
-use super::ranks::Ranks;
 use super::{Dialect, NAME_LINE};
 use crate::options::EngineOptions;
+use crate::record::ranks::Ranks;
 use crate::search::IterationInfo;
 use crate::types::Move;
 

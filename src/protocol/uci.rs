@@ -1,9 +1,9 @@
 //! UCI printing, as Pikafish-era xiangqi GUIs read it: `score cp|mate`,
 //! `info string` diagnostics, `bestmove (none)` when there is no move.
 
-use super::ranks::Ranks;
 use super::{Dialect, NAME_LINE};
 use crate::options::EngineOptions;
+use crate::record::ranks::Ranks;
 use crate::search::IterationInfo;
 use crate::types::*;
 

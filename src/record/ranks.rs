@@ -1,5 +1,6 @@
-//! The two ways UCI hosts number xiangqi ranks, and the reading of move
-//! text in either.
+//! The two ways UCI hosts number xiangqi ranks, and the reading and
+//! writing of coordinate moves in either: the protocol speaks to hosts in
+//! their numbering, the match runner to engines in theirs.
 //!
 //! Pikafish, Cyclone and XBoard's UCI2WB number ranks 0-9 (as ICCS does);
 //! cutechess, Sjaak II and Fairy-Stockfish number them 1-10, so that the
