@@ -567,6 +567,49 @@ fn chuhe_against_itself() {
     assert_eq!(text.matches("[Event ").count(), 2);
 }
 
+/// chuhe as a UCI engine that numbers ranks 1-10 (`ranks=1`) against one
+/// that numbers them 0-9: `Rank Numbering auto` reads the host's numbering
+/// from the opening's moves, a pinned `1-10` needs none. No illegal move.
+#[test]
+fn chuhe_in_both_rank_numberings() {
+    let bin = env!("CARGO_BIN_EXE_chuhe");
+    let engine = |name: &str, extra: &[&str]| -> Vec<String> {
+        let mut e = vec![
+            "--engine".to_string(),
+            format!("cmd={bin}"),
+            format!("name={name}"),
+            "proto=uci".into(),
+            "hash=16".into(),
+        ];
+        e.extend(extra.iter().map(|s| s.to_string()));
+        e
+    };
+    let cases = [
+        (
+            engine("one-auto", &["ranks=1", "option.Rank Numbering=auto"]),
+            "--games 24 --depth 2 --openings-order sequential",
+        ),
+        // From the start position `auto` has nothing to read when chuhe
+        // has the first move: pinned, it needs nothing.
+        (
+            engine("one-pinned", &["ranks=1", "option.Rank Numbering=1-10"]),
+            "--games 2 --depth 2 --openings startpos",
+        ),
+    ];
+    for (one, options) in cases {
+        let engines = [one, engine("zero", &[])];
+        let s = arena::run(config(&engines, options)).unwrap();
+        for t in &s.tallies {
+            assert_eq!(
+                (t.time_losses, t.illegal_moves, t.crashes, t.hangs),
+                (0, 0, 0, 0),
+                "{}",
+                s.report()
+            );
+        }
+    }
+}
+
 /// Runs `chuhe match` (the binary) with `args`; panics unless it succeeds;
 /// returns stdout.
 /// Runs the binary; returns its report without the timing lines, the
