@@ -12,6 +12,7 @@
 //! running search holds the table and the threads.
 
 use crate::book::BookSet;
+use crate::evaluate;
 use crate::movegen;
 use crate::nnue::{self, Network};
 use crate::options::*;
@@ -94,7 +95,7 @@ impl Engine {
             book_source: String::new(),
             last_evaluation: None,
             network: nnue::embedded(),
-            network_source: nnue::EMBEDDED_NAME.to_string(),
+            network_source: EMBEDDED_NETWORK.to_string(),
             #[cfg(test)]
             test_book: None,
         }
@@ -326,7 +327,7 @@ impl Engine {
     pub fn load_network(&mut self) -> Result<String, String> {
         if self.options.eval_file != self.network_source {
             let want = self.options.eval_file.clone();
-            let loaded = if want == nnue::EMBEDDED_NAME {
+            let loaded = if want == EMBEDDED_NETWORK {
                 Ok(nnue::embedded())
             } else {
                 Network::load(&want).map(Arc::new)
@@ -391,8 +392,8 @@ impl Engine {
     /// use, side to move's view.
     pub fn static_evaluation(&self) -> Score {
         match self.network_in_use() {
-            Some(net) => nnue::evaluate_full(&net, &self.pos),
-            None => crate::eval::evaluate_at(&self.pos, self.options.knowledge),
+            Some(net) => evaluate::with_network_full(&net, &self.pos),
+            None => evaluate::classical(&self.pos, self.options.knowledge),
         }
     }
 

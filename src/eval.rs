@@ -1,6 +1,6 @@
 //! Static evaluation, from the side to move's point of view.
 //!
-//! Every weight lives in `Params` (the tuned values are in `eval_params.rs`,
+//! Every weight lives in `Params` (the tuned values are in `eval_params.in`,
 //! written by `chuhe tune`). Terms are (middle game, end game) pairs,
 //! blended by a material phase; a scale factor then pulls known drawish
 //! material balances toward zero.
@@ -239,7 +239,16 @@ const fn fields_len() -> usize {
 const _: () = assert!(fields_len() == Params::LEN);
 const _: () = assert!(std::mem::size_of::<Params>() == Params::LEN * std::mem::size_of::<Pair>());
 
-pub use crate::eval_params::PARAMS;
+/// The tuned weights: `eval_params.in`, which `chuhe tune` writes, is the
+/// value (a `Params` expression of `p(mg, eg)` pairs), so that the data
+/// needs no module of its own and nothing there depends back on this one.
+#[rustfmt::skip]
+pub const PARAMS: Params = include!("eval_params.in");
+
+/// A weight pair as `eval_params.in` writes it.
+const fn p(mg: i32, eg: i32) -> Pair {
+    Pair(mg, eg)
+}
 
 /// Receives the weights an evaluation used, with signed counts (positive
 /// for Red). The plain evaluation uses `NoTrace`, which compiles away.

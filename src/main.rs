@@ -105,7 +105,7 @@ enum Command {
         #[arg(long, required = true, num_args = 1..)]
         games: Vec<String>,
         /// Where to write the weights.
-        #[arg(long, default_value = "src/eval_params.rs")]
+        #[arg(long, default_value = "src/eval_params.in")]
         out: String,
         #[arg(long, default_value_t = 400)]
         epochs: usize,

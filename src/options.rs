@@ -8,8 +8,6 @@
 //! facade holds them; the protocol's option table (`protocol::options`)
 //! names, announces, checks and stores them.
 
-use crate::nnue;
-use crate::skill;
 use crate::tunables::Tunables;
 use crate::types::Score;
 
@@ -23,6 +21,16 @@ pub const MAX_MOVE_OVERHEAD: u64 = 10_000;
 pub const DEFAULT_MOVE_LIMIT: u32 = 60;
 pub const MIN_MOVE_LIMIT: u32 = 10;
 pub const MAX_MOVE_LIMIT: u32 = 1000;
+/// Whether this build evaluates with the network by default (the
+/// `Use NNUE` option's default).
+pub const DEFAULT_USE_NNUE: bool = true;
+/// The `EvalFile` value that names the network built into the binary.
+pub const EMBEDDED_NETWORK: &str = "<embedded>";
+/// The top `Skill Level`: the engine unweakened (the default).
+pub const MAX_SKILL_LEVEL: u32 = 20;
+/// `UCI_Elo`'s default: the bottom of the level table (`skill::MIN_ELO`,
+/// which a unit test there holds equal).
+pub const DEFAULT_ELO: i32 = 1000;
 /// The `bookfiles` value that names the book built into the binary.
 pub const EMBEDDED_BOOK: &str = "<embedded>";
 
@@ -77,7 +85,7 @@ pub struct EngineOptions {
     pub tunables: Tunables,
     /// Evaluate with the network (at full `knowledge`); false: classical.
     pub use_nnue: bool,
-    /// The network file, or `nnue::EMBEDDED_NAME`.
+    /// The network file, or `EMBEDDED_NETWORK`.
     pub eval_file: String,
     /// `Skill Level`: 0..=20, 20 = full strength (see `skill`).
     pub skill_level: u32,
@@ -113,11 +121,11 @@ impl Default for EngineOptions {
             batch: false,
             use_millisec: true,
             tunables: Tunables::default(),
-            use_nnue: nnue::DEFAULT_USE_NNUE,
-            eval_file: nnue::EMBEDDED_NAME.to_string(),
-            skill_level: skill::MAX_LEVEL,
+            use_nnue: DEFAULT_USE_NNUE,
+            eval_file: EMBEDDED_NETWORK.to_string(),
+            skill_level: MAX_SKILL_LEVEL,
             limit_strength: false,
-            elo: skill::MIN_ELO,
+            elo: DEFAULT_ELO,
             show_wdl: false,
             rank_numbering: RankNumbering::Auto,
         }

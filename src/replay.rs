@@ -10,8 +10,8 @@
 //! (ICCS, WXF, Chinese; see `notation`), as game records are written.
 //! ICCS is read in either case.
 
+use crate::notation::{self, NotationError};
 use crate::position::Position;
-use crate::record::notation::{self, NotationError};
 use crate::types::*;
 use std::fmt;
 

@@ -8,12 +8,12 @@
 //! counters through `SearchJob`; everything else here is per thread.
 
 use crate::attacks;
-use crate::eval;
+use crate::evaluate;
 use crate::history::{Histories, NULL_SLOT, stat_bonus};
 use crate::movegen::{self, MoveList};
 use crate::movepick::{MovePicker, PickerKind, cont_slot};
 use crate::nnue::{self, Network, NnueStack};
-use crate::options::{Character, Level, Style};
+use crate::options::{self, Character, Level, Style};
 use crate::position::{Position, see_value};
 use crate::rules::{self, RepetitionVerdict, RuleSettings};
 use crate::time::{Limits, Spend, TimeManager};
@@ -138,7 +138,7 @@ impl SearchJob {
             ponderhit_at: Mutex::new(None),
             character: Character::default(),
             tunables: Tunables::default(),
-            network: nnue::default_network(),
+            network: options::DEFAULT_USE_NNUE.then(nnue::embedded),
         }
     }
 
@@ -498,8 +498,8 @@ impl Worker {
             return slot.1;
         }
         let e = match self.nnue.as_mut() {
-            Some(stack) => stack.evaluate(&self.pos),
-            None => eval::evaluate_at(&self.pos, self.knowledge),
+            Some(stack) => evaluate::with_network(stack, &self.pos),
+            None => evaluate::classical(&self.pos, self.knowledge),
         };
         *slot = (key, e);
         e

@@ -20,13 +20,14 @@
 //! sits between the search and the host, hiding the extra lines and
 //! replacing the best move when the choice says so.
 
+use crate::options;
 use crate::rng::SplitMix;
 use crate::search::{IterationInfo, Report, Reporter};
 use crate::types::*;
 use std::sync::{Arc, Mutex};
 
 /// The top level: the engine unweakened.
-pub const MAX_LEVEL: u32 = 20;
+pub const MAX_LEVEL: u32 = options::MAX_SKILL_LEVEL;
 
 /// Calibrated ratings of the levels, by matches between neighbouring even
 /// levels (`scripts/calibrate-levels.sh`, 10 s + 0.1 s, 100 games a step,
@@ -335,6 +336,12 @@ mod tests {
         // A found mate is always played.
         assert_eq!(s.choose(&[MATE - 3, 10, 5], 7), 0);
         assert_eq!(s.choose(&[], 7), 0);
+    }
+
+    #[test]
+    fn the_options_defaults_match_the_table() {
+        assert_eq!(options::DEFAULT_ELO, MIN_ELO);
+        assert_eq!(ELO_TABLE[ELO_TABLE.len() - 1].0, options::MAX_SKILL_LEVEL);
     }
 
     #[test]

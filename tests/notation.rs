@@ -3,8 +3,8 @@
 //! and round trips over random playouts.
 
 use chuhe::movegen;
+use chuhe::notation::{NotationError, Script, parse_move, to_chinese, to_wxf};
 use chuhe::position::Position;
-use chuhe::record::notation::{NotationError, Script, parse_move, to_chinese, to_wxf};
 use chuhe::rng::XorShift as Rng;
 use chuhe::types::*;
 

@@ -6,8 +6,8 @@
 
 mod shared_data;
 
+use chuhe::notation::{self, Script};
 use chuhe::position::Position;
-use chuhe::record::notation::{self, Script};
 use chuhe::record::pgn;
 use chuhe::types::Move;
 

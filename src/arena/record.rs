@@ -11,8 +11,8 @@
 //! comment before the result.
 
 use super::game::{GameRecord, MoveRecord};
+use crate::notation::{self, Script};
 use crate::position::{Position, START_FEN};
-use crate::record::notation::{self, Script};
 use crate::types::{Color, Move};
 use std::io::{self, Write};
 use std::time::{SystemTime, UNIX_EPOCH};

@@ -11,7 +11,7 @@
 //! stand, so a full refresh is only needed at the root.
 
 use super::features::{self, INPUTS};
-use super::network::{Base, Network};
+use super::network::Network;
 use super::simd::{self, Accumulator};
 use crate::position::Position;
 use crate::types::*;
@@ -99,17 +99,16 @@ impl NnueStack {
         self.top = self.top.saturating_sub(1);
     }
 
-    /// The network's evaluation of `pos` (which must be the position the
-    /// pushes led to), side to move's view.
-    pub fn evaluate(&mut self, pos: &Position) -> Score {
+    /// The network's output for `pos` (which must be the position the
+    /// pushes led to), side to move's view; `evaluate` adds what the
+    /// network was trained against.
+    pub fn output(&mut self, pos: &Position) -> Score {
         self.bring_up_to_date();
         let e = &self.entries[self.top];
         let us = pos.side_to_move();
         let bucket = features::bucket(pos.occupied().count());
-        let out = self
-            .net
-            .output(&e.acc[us.index()], &e.acc[(!us).index()], bucket);
-        out + base_evaluation(&self.net, pos)
+        self.net
+            .output(&e.acc[us.index()], &e.acc[(!us).index()], bucket)
     }
 
     fn bring_up_to_date(&mut self) {
@@ -166,26 +165,16 @@ pub fn refresh(net: &Network, pos: &Position, persp: Color, acc: &mut Accumulato
     simd::refresh(acc, &net.ft_bias, &net.ft_weights, &feats[..n]);
 }
 
-/// The network's evaluation of `pos` computed from scratch.
-pub fn evaluate_full(net: &Network, pos: &Position) -> Score {
+/// The network's output for `pos` computed from scratch.
+pub fn output_full(net: &Network, pos: &Position) -> Score {
     let mut acc = [Accumulator::default(); 2];
     for persp in Color::BOTH {
         refresh(net, pos, persp, &mut acc[persp.index()]);
     }
     let us = pos.side_to_move();
-    let out = net.output(
+    net.output(
         &acc[us.index()],
         &acc[(!us).index()],
         features::bucket(pos.occupied().count()),
-    );
-    out + base_evaluation(net, pos)
-}
-
-/// What the network's output is added to.
-#[inline]
-fn base_evaluation(net: &Network, pos: &Position) -> Score {
-    match net.base {
-        Base::None => 0,
-        Base::Classical => crate::eval::evaluate(pos),
-    }
+    )
 }

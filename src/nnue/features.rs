@@ -13,12 +13,8 @@
 //! the number of pieces on the board, so the opening, the middle game and
 //! the end game each get their own last layer.
 
+pub use super::arch::{BUCKETS, INPUTS};
 use crate::types::*;
-
-/// Inputs per perspective.
-pub const INPUTS: usize = 14 * 90;
-/// Output buckets (by piece count).
-pub const BUCKETS: usize = 8;
 
 /// The feature of `piece` on `sq` seen from `perspective`.
 #[inline(always)]

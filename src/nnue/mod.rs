@@ -1,6 +1,8 @@
 //! The neural network evaluation (NNUE): an efficiently updatable network
 //! whose first layer is kept up to date move by move.
 //!
+//! * `arch`: the network's shape and quantisation, which everything else
+//!   (the trainer too) reads;
 //! * `features`: what the network sees (piece × point per perspective) and
 //!   the output bucket;
 //! * `network`: the quantised weights, the file format and the output layer;
@@ -10,23 +12,17 @@
 //!   `chuhe train` reads.
 
 pub mod accumulator;
+pub mod arch;
 pub mod data;
 pub mod features;
 pub mod network;
 pub mod simd;
 
-pub use accumulator::{NnueStack, evaluate_full};
+pub use accumulator::{NnueStack, output_full};
 pub use network::{Base, NetError, Network};
 
 use once_cell::sync::Lazy;
 use std::sync::Arc;
-
-/// Whether this build evaluates with the network by default (the
-/// `Use NNUE` option's default).
-pub const DEFAULT_USE_NNUE: bool = true;
-
-/// The `EvalFile` value that names the network built into the binary.
-pub const EMBEDDED_NAME: &str = "<embedded>";
 
 /// The network built into the binary (README.md, "Neural network (NNUE)",
 /// gives the commands that made it).
@@ -44,19 +40,13 @@ pub fn embedded() -> Arc<Network> {
     EMBEDDED.clone()
 }
 
-/// The network a search uses unless told otherwise: the embedded one when
-/// the network is this build's default evaluation.
-pub fn default_network() -> Option<Arc<Network>> {
-    DEFAULT_USE_NNUE.then(embedded)
-}
-
 #[cfg(test)]
 mod tests {
     use super::*;
     use crate::movegen;
     use crate::position::Position;
+    use arch::HIDDEN;
     use features::{BUCKETS, INPUTS};
-    use network::HIDDEN;
     use std::sync::Arc;
 
     /// A network with pseudo-random weights in the trained ranges.
@@ -97,7 +87,7 @@ mod tests {
                     pos.make_null_move();
                     stack.push_null();
                     if rand(2) == 0 {
-                        let _ = stack.evaluate(&pos);
+                        let _ = stack.output(&pos);
                     }
                     pos.unmake_null_move();
                     stack.pop();
@@ -115,7 +105,7 @@ mod tests {
                         accumulator::refresh(&net, &pos, persp, &mut fresh);
                         assert_eq!(acc[persp.index()].0, fresh.0, "game {game} {pos:?}");
                     }
-                    assert_eq!(stack.evaluate(&pos), evaluate_full(&net, &pos));
+                    assert_eq!(stack.output(&pos), output_full(&net, &pos));
                     checked += 1;
                 }
             }
@@ -131,16 +121,7 @@ mod tests {
             "{}",
             net.description
         );
-        // A sane scale: the start position is close to level, a chariot up
-        // is clearly winning.
-        let start = evaluate_full(&net, &Position::startpos());
-        assert!(start.abs() < 100, "start position {start}");
-        let up = Position::from_fen(
-            "rnbakabn1/9/1c5c1/p1p1p1p1p/9/9/P1P1P1P1P/1C5C1/9/RNBAKABNR w - - 0 1",
-        )
-        .unwrap();
-        let e = evaluate_full(&net, &up);
-        assert!(e > 150, "a chariot up: {e}");
+        // Its scale is checked where its output is used: `evaluate`.
     }
 
     #[test]
@@ -155,8 +136,8 @@ mod tests {
             }
             pos.make_move(moves.as_slice()[(lcg.next_u64() >> 33) as usize % moves.len()]);
             assert_eq!(
-                evaluate_full(&net, &pos),
-                evaluate_full(&net, &pos.colour_swapped())
+                output_full(&net, &pos),
+                output_full(&net, &pos.colour_swapped())
             );
         }
     }

@@ -1,18 +1,6 @@
 //! The quantised network and its file format.
 //!
-//! Architecture: `INPUTS` (1,260) sparse inputs per perspective → `HIDDEN`
-//! (the accumulator, `i16`) per perspective → squared clipped ReLU on the
-//! two accumulators (side to move first) → one of `BUCKETS` output neurons
-//! chosen by material.
-//!
-//! Quantisation: feature weights and biases are scaled by `QA` (255) and
-//! stored as `i16`, so the accumulator holds `QA * x`; the activation is
-//! `clamp(acc, 0, QA)^2` (that is `QA^2 * screlu(x)`); output weights are
-//! scaled by `QB` (64) and the output bias by `QA * QB`. The evaluation in
-//! centipawns is `(sum / QA + bias) * SCALE / (QA * QB)`. The trainer clips
-//! feature weights to `FT_CLIP` (so 32 pieces plus the bias cannot wrap an
-//! `i16` accumulator) and output weights to `OUT_CLIP` (so a clipped
-//! activation times a weight fits an `i16`, as the AVX2 kernel needs).
+//! The shape and the quantisation are in `arch`.
 //!
 //! A network may be trained as a correction to the classical evaluation
 //! (`Base::Classical`): the evaluation is then the classical one plus the
@@ -32,19 +20,10 @@
 //! | 48..48+n | description, UTF-8 (how the network was made) |
 //! | then | payload: feature weights `i16[INPUTS][HIDDEN]`, feature biases `i16[HIDDEN]`, output weights `i16[BUCKETS][2 * HIDDEN]`, output biases `i32[BUCKETS]` |
 
-use super::features::{BUCKETS, INPUTS};
+use super::arch::{BUCKETS, HIDDEN, INPUTS, QA, QB, SCALE};
 use super::simd::{self, Accumulator};
 use crate::types::Score;
 use std::fmt;
-
-pub const HIDDEN: usize = 256;
-pub const QA: i32 = 255;
-pub const QB: i32 = 64;
-pub const SCALE: i32 = 400;
-/// The largest feature weight or bias, in float units.
-pub const FT_CLIP: f32 = 32_000.0 / (33.0 * QA as f32);
-/// The largest output weight, in float units.
-pub const OUT_CLIP: f32 = 127.0 / QB as f32;
 
 pub const MAGIC: [u8; 4] = *b"CHNN";
 pub const VERSION: u32 = 1;

@@ -9,7 +9,7 @@
 //! sums do not depend on their order. The network's value ranges keep all
 //! of these from actually wrapping (see `network.rs`).
 
-use super::network::{HIDDEN, QA};
+use super::arch::{HIDDEN, QA};
 use std::sync::atomic::{AtomicU8, Ordering};
 
 /// One perspective's accumulator.
@@ -137,6 +137,11 @@ pub mod avx2 {
     /// i16 lanes per 256-bit register.
     const LANES: usize = 16;
     const CHUNKS: usize = HIDDEN / LANES;
+    // A width the kernels would cut short does not compile.
+    const _: () = assert!(
+        HIDDEN.is_multiple_of(LANES),
+        "the hidden width must be a multiple of the AVX2 lane count"
+    );
 
     /// # Safety
     /// The CPU must support AVX2.

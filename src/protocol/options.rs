@@ -219,7 +219,7 @@ pub const OPTIONS: &[OptionDef] = &[
         &["skill"],
         Kind::Spin {
             min: 0,
-            max: skill::MAX_LEVEL as i64,
+            max: options::MAX_SKILL_LEVEL as i64,
         },
         true,
         true,
@@ -623,7 +623,7 @@ pub fn apply(d: &OptionDef, value: Option<&str>, o: &mut EngineOptions) -> Resul
         OptionId::UseNnue => o.use_nnue = check()?,
         OptionId::EvalFile => {
             o.eval_file = if raw.is_empty() || lower == "<empty>" || lower == "<embedded>" {
-                crate::nnue::EMBEDDED_NAME.to_string()
+                options::EMBEDDED_NETWORK.to_string()
             } else {
                 raw.to_string()
             }

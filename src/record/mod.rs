@@ -9,6 +9,5 @@
 
 pub mod games;
 pub mod labels;
-pub mod notation;
 pub mod pgn;
 pub mod ranks;

@@ -5,9 +5,9 @@
 
 use crate::book::{Book, BookBuilder, BookMove, BookSet, BuildRule, BuildSummary, EMBEDDED_NAME};
 use crate::movegen;
+use crate::notation::{self, Script};
 use crate::position::Position;
 use crate::record::games::read_games;
-use crate::record::notation::{self, Script};
 use crate::replay::{self, Accept::AnyNotation};
 use clap::Subcommand;
 use std::collections::HashMap;

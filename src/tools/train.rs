@@ -24,9 +24,10 @@
 //! checkpoint (`OUT.ckpt`, to resume from) and the quantised network is
 //! written to `OUT`, so a stopped run still leaves a usable network.
 
+use crate::nnue::arch::{FT_CLIP, HIDDEN, OUT_CLIP, QA, QB, SCALE};
 use crate::nnue::data::{self, Record};
 use crate::nnue::features::{self, BUCKETS, INPUTS};
-use crate::nnue::network::{Base, FT_CLIP, HIDDEN, Network, OUT_CLIP, QA, QB, SCALE};
+use crate::nnue::network::{Base, Network};
 use crate::nnue::simd::{self, Accumulator};
 use crate::rng::SplitMix;
 use std::io::Write;

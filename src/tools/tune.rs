@@ -384,22 +384,21 @@ pub fn run(
     Ok(())
 }
 
-/// Renders `params` as the Rust source of `src/eval_params.rs`.
+/// Renders `params` as `src/eval_params.in`: comments, then the `Params`
+/// expression that `eval::PARAMS` includes.
 pub fn to_source(params: &Params, provenance: &str) -> String {
     let flat = params.to_flat();
     let mut s = String::new();
     s.push_str(
-        "//! Evaluation weights, every one named (see `eval::Params` for what each\n\
-         //! means). Written by `chuhe tune` (README, \"Tuning\"); a tuning run starts\n\
-         //! from the values here.\n",
+        "// Evaluation weights, every one named (see `eval::Params` for what each\n\
+         // means): the value of `eval::PARAMS`, which includes this file. Written\n\
+         // by `chuhe tune` (README, \"Tuning\"); a tuning run starts from the\n\
+         // values here.\n",
     );
     for line in provenance.lines() {
-        s.push_str(&format!("//! {line}\n"));
+        s.push_str(&format!("// {line}\n"));
     }
-    s.push_str(
-        "\nuse crate::eval::{Pair, Params};\n\nconst fn p(mg: i32, eg: i32) -> Pair {\n    Pair(mg, eg)\n}\n\n\
-         #[rustfmt::skip]\npub const PARAMS: Params = Params {\n",
-    );
+    s.push_str("Params {\n");
     let mut at = 0;
     for (name, dims) in FIELDS {
         s.push_str(&format!("    {name}: "));
@@ -407,7 +406,7 @@ pub fn to_source(params: &Params, provenance: &str) -> String {
         at += dims.iter().product::<usize>();
         s.push_str(",\n");
     }
-    s.push_str("};\n");
+    s.push_str("}\n");
     s
 }
 
@@ -443,12 +442,24 @@ mod tests {
     use super::*;
 
     #[test]
+    fn the_committed_weights_are_what_the_renderer_writes() {
+        let committed = include_str!("../eval_params.in");
+        let provenance: Vec<&str> = committed
+            .lines()
+            .skip(4)
+            .take_while(|l| l.starts_with("// "))
+            .map(|l| &l[3..])
+            .collect();
+        assert_eq!(to_source(&eval::PARAMS, &provenance.join("\n")), committed);
+    }
+
+    #[test]
     fn source_round_trips_the_current_params() {
         let src = to_source(&eval::PARAMS, "test");
         // The current file was written by the same renderer (or by hand in
         // the same layout): parsing back every p(a, b) gives the flat array.
         let mut vals = Vec::new();
-        for part in src.split("p(").skip(2) {
+        for part in src.split("p(").skip(1) {
             let inner = &part[..part.find(')').unwrap()];
             let mut it = inner.split(',').map(|t| t.trim().parse::<i32>().unwrap());
             vals.push(Pair(it.next().unwrap(), it.next().unwrap()));
