@@ -330,7 +330,13 @@ impl Engine {
             let loaded = if want == EMBEDDED_NETWORK {
                 Ok(nnue::embedded())
             } else {
-                Network::load(&want).map(Arc::new)
+                Network::load(&want)
+                    .and_then(|net| {
+                        evaluate::check(&net)
+                            .map(|()| net)
+                            .map_err(|e| format!("{want}: {e}"))
+                    })
+                    .map(Arc::new)
             };
             match loaded {
                 Ok(net) => {

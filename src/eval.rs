@@ -245,6 +245,23 @@ const _: () = assert!(std::mem::size_of::<Params>() == Params::LEN * std::mem::s
 #[rustfmt::skip]
 pub const PARAMS: Params = include!("eval_params.in");
 
+/// The classical evaluation's code version: bump it when a change to the
+/// code (not the weights) changes what the evaluation returns, so that a
+/// network trained as a correction to the old one is refused.
+pub const VERSION: u32 = 1;
+
+/// The signature of this build's classical evaluation: its code version and
+/// every weight. A correction network records the signature it was trained
+/// against (`nnue::Base::Classical`), and `evaluate` refuses a mismatch.
+pub fn signature() -> u64 {
+    let mut bytes = VERSION.to_le_bytes().to_vec();
+    for Pair(mg, eg) in PARAMS.to_flat() {
+        bytes.extend_from_slice(&mg.to_le_bytes());
+        bytes.extend_from_slice(&eg.to_le_bytes());
+    }
+    crate::zobrist::fnv1a(&bytes)
+}
+
 /// A weight pair as `eval_params.in` writes it.
 const fn p(mg: i32, eg: i32) -> Pair {
     Pair(mg, eg)

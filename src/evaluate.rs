@@ -35,13 +35,43 @@ pub fn classical(pos: &Position, knowledge: Level) -> Score {
 fn base(net: &Network, pos: &Position) -> Score {
     match net.base {
         Base::None => 0,
-        Base::Classical => eval::evaluate(pos),
+        Base::Classical(_) => eval::evaluate(pos),
+    }
+}
+
+/// Whether `net` can be used with this build's evaluation: a correction
+/// must have been trained against this very classical evaluation (its code
+/// version and weights; a `chuhe tune` run changes them), or its output
+/// means nothing.
+pub fn check(net: &Network) -> Result<(), String> {
+    match net.base {
+        Base::Classical(sig) if sig != eval::signature() => Err(format!(
+            "the network is a correction to another classical evaluation (signature {sig:016x}, this build's is {:016x}): train it again on this one (`chuhe train --on-classical`)",
+            eval::signature()
+        )),
+        _ => Ok(()),
     }
 }
 
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn the_embedded_network_was_trained_on_this_classical_evaluation() {
+        // Fails after `chuhe tune` (or a change to `eval` with its VERSION
+        // bumped) until the network is trained again on the new evaluation.
+        check(&nnue::embedded()).unwrap();
+        let mut other = (*nnue::embedded()).clone();
+        other.base = Base::Classical(eval::signature() ^ 1);
+        assert!(
+            check(&other)
+                .unwrap_err()
+                .contains("another classical evaluation")
+        );
+        other.base = Base::None;
+        assert!(check(&other).is_ok());
+    }
 
     #[test]
     fn the_embedded_network_has_a_sane_scale() {

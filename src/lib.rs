@@ -19,7 +19,7 @@
 //! - [`text`]: on/off words, clipped quotes of input, the line-reader thread. Uses: nothing.
 //! - [`bitboard`]: sets of the 90 points in a `u128`. Uses: nothing.
 //! - [`attacks`]: every piece's attack tables, built at compile time, and the points the rules confine each piece to. Uses: bitboard.
-//! - [`zobrist`]: the hash keys. Uses: rng.
+//! - [`zobrist`]: the hash keys, and FNV-1a. Uses: rng.
 //!
 //! **The board and its rules**
 //! - [`position`]: placement, side to move, key, the state stack, make/unmake, FEN. Uses: attacks, bitboard, zobrist.
@@ -30,9 +30,9 @@
 //! - [`perft`]: leaf counts of the legal move tree (`perft`, `divide`). Uses: movegen, position.
 //!
 //! **Evaluation and search**
-//! - [`eval`]: the classical evaluation, its tuned weights included from `eval_params.in`. Uses: attacks, bitboard, options (`Level`), position.
-//! - [`nnue`]: the network: its shape (`nnue::arch`), weights and file format, accumulators, training records; its output only. Uses: position.
-//! - [`evaluate`]: the evaluation the search uses: classical, network, or network plus classical. Uses: eval, nnue, options (`Level`), position.
+//! - [`eval`]: the classical evaluation, its tuned weights included from `eval_params.in`, its signature. Uses: attacks, bitboard, options (`Level`), position, zobrist (`fnv1a`).
+//! - [`nnue`]: the network: its shape (`nnue::arch`), weights and file format, accumulators, training records; its output only. Uses: position, zobrist (`fnv1a`).
+//! - [`evaluate`]: the evaluation the search uses: classical, network, or network plus classical, and whether a network fits this classical evaluation. Uses: eval, nnue, options (`Level`), position.
 //! - [`wdl`], [`wdl_params`]: win/draw/loss chances from a score, and the fitted coefficients. Uses: position, wdl_params.
 //! - [`history`]: the move-ordering history tables. Uses: nothing.
 //! - [`movepick`]: the staged move picker. Uses: history, movegen, position.

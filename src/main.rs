@@ -583,7 +583,7 @@ fn run_tool(cmd: Command) -> Result<(), String> {
                 note: a.note,
                 single_bucket: a.single_bucket,
                 base: if a.on_classical {
-                    chuhe::nnue::Base::Classical
+                    chuhe::nnue::Base::Classical(chuhe::eval::signature())
                 } else {
                     chuhe::nnue::Base::None
                 },

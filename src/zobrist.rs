@@ -1,8 +1,20 @@
 //! Zobrist hashing keys, drawn from a fixed-seed generator so that keys (and
-//! therefore the bench signature and book keys) are identical on every build.
+//! therefore the bench signature and book keys) are identical on every build;
+//! and FNV-1a, the checksum of files and of weight sets.
 
 use crate::rng::splitmix;
 use crate::types::{Piece, Square};
+
+/// FNV-1a (64 bits) of `bytes`: the network file's checksum and the
+/// classical evaluation's signature.
+pub fn fnv1a(bytes: &[u8]) -> u64 {
+    let mut h: u64 = 0xcbf2_9ce4_8422_2325;
+    for &b in bytes {
+        h ^= u64::from(b);
+        h = h.wrapping_mul(0x0000_0100_0000_01b3);
+    }
+    h
+}
 
 /// One key per (piece, square) and one for Black to move.
 pub struct KeySet {

@@ -33,3 +33,12 @@ pub const SCALE: i32 = 400;
 pub const FT_CLIP: f32 = 32_000.0 / (33.0 * QA as f32);
 /// The largest output weight, in float units.
 pub const OUT_CLIP: f32 = 127.0 / QB as f32;
+
+/// The bounds the SIMD kernels rely on, checked when a file is loaded: 32
+/// pieces' feature weights plus the bias never wrap an `i16` accumulator,
+/// and a clipped activation (at most `QA`) times an output weight fits an
+/// `i16`. The trainer's clips (`FT_CLIP`, `OUT_CLIP`) stay inside them.
+pub const FT_LIMIT: i16 = i16::MAX / 33;
+pub const OUT_LIMIT: i16 = i16::MAX / QA as i16;
+const _: () =
+    assert!((FT_CLIP * QA as f32) < FT_LIMIT as f32 && (OUT_CLIP * QB as f32) <= OUT_LIMIT as f32);

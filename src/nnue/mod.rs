@@ -63,7 +63,7 @@ mod tests {
     fn incremental_accumulators_equal_a_refresh() {
         let mut net = random_network(5);
         // A correction network, so that the base is checked too.
-        net.base = Base::Classical;
+        net.base = Base::Classical(0);
         let net = Arc::new(net);
         let mut stack = NnueStack::new(net.clone());
         let mut lcg = crate::rng::Lcg(17);

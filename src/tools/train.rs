@@ -526,7 +526,7 @@ pub fn run(opts: &TrainOptions, log: &mut impl Write) -> Result<(), String> {
     }
     let base = match opts.base {
         Base::None => Vec::new(),
-        Base::Classical => classical_bases(&records, opts.threads),
+        Base::Classical(_) => classical_bases(&records, opts.threads),
     };
     let data = Data {
         records: &records,
