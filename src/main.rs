@@ -477,7 +477,7 @@ fn run_tool(cmd: Command) -> Result<(), String> {
         } => {
             let setup = bench::Setup {
                 threads: threads.clamp(1, MAX_THREADS),
-                hash_mb: hash.clamp(1, 65536),
+                hash_mb: hash.clamp(1, chuhe::options::MAX_HASH_MB),
                 classical,
                 evalfile,
                 tunables: Tunables::with_assignments(&set)?,
@@ -504,7 +504,7 @@ fn run_tool(cmd: Command) -> Result<(), String> {
             let opts = analyse::AnalyseOptions {
                 limits,
                 threads: threads.clamp(1, MAX_THREADS),
-                hash_mb: hash.clamp(1, 65536),
+                hash_mb: hash.clamp(1, chuhe::options::MAX_HASH_MB),
                 multipv,
                 classical,
                 evalfile,
@@ -669,7 +669,7 @@ fn run_tool(cmd: Command) -> Result<(), String> {
                 let opts = mates::RunOptions {
                     movetime_ms: movetime,
                     threads: threads.clamp(1, MAX_THREADS),
-                    hash_mb: hash.clamp(1, 65536),
+                    hash_mb: hash.clamp(1, chuhe::options::MAX_HASH_MB),
                     limit,
                 };
                 mates::run(Path::new(&suite), &opts, &mut out)

@@ -367,6 +367,36 @@ pub fn summarize_cycle(pos: &mut Position, plies: usize) -> Option<CycleSummary>
 // ---------------------------------------------------------------------------
 // Natural move limit and dead material
 
+/// Whether a rule result (a repetition, the move limit) can arise at all:
+/// a repetition needs at least four plies without a capture (two moves a
+/// side), the move limit far more. Quiescence skips the rule tests below.
+#[inline(always)]
+pub fn rule_result_possible(pos: &Position) -> bool {
+    pos.rule60() >= 4
+}
+
+/// The move limit's verdict for the side to move, once the limit is
+/// reached.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum MoveLimitVerdict {
+    Draw,
+    /// Mated (or stalemated) by the move that reached the limit: mate on
+    /// the last move still counts.
+    SideToMoveLoses,
+}
+
+/// The move limit's verdict, `None` while the limit is not reached. The
+/// referee's `judge` gives the same result, as it looks for mate first.
+pub fn move_limit_verdict(pos: &Position, settings: &RuleSettings) -> Option<MoveLimitVerdict> {
+    move_limit_reached(pos, settings).then(|| {
+        if movegen::has_legal_move(pos) {
+            MoveLimitVerdict::Draw
+        } else {
+            MoveLimitVerdict::SideToMoveLoses
+        }
+    })
+}
+
 /// Whether the natural move limit is reached: `2 * move_limit` plies since
 /// the last capture, not counting a side's checks beyond its first
 /// `check_cap` in the run nor the replies to them. Plies before the root

@@ -15,7 +15,7 @@ use crate::movepick::{MovePicker, PickerKind, cont_slot};
 use crate::nnue::{self, Network, NnueStack};
 use crate::options::{self, Character, Level, Style};
 use crate::position::{Position, see_value};
-use crate::rules::{self, RepetitionVerdict, RuleSettings};
+use crate::rules::{self, MoveLimitVerdict, RepetitionVerdict, RuleSettings};
 use crate::time::{Limits, Spend, TimeManager};
 use crate::tt::{TranspositionTable, TtHit};
 use crate::tunables::Tunables;
@@ -927,15 +927,10 @@ impl Worker {
                 RepetitionVerdict::SideToMoveLoses => -rule_win_in(ply),
             });
         }
-        if rules::move_limit_reached(&self.pos, &job.rules) {
-            // Mate on the move that reaches the limit still counts.
-            return Some(if movegen::has_legal_move(&self.pos) {
-                self.draw_score()
-            } else {
-                mated_in(ply)
-            });
-        }
-        None
+        rules::move_limit_verdict(&self.pos, &job.rules).map(|v| match v {
+            MoveLimitVerdict::Draw => self.draw_score(),
+            MoveLimitVerdict::SideToMoveLoses => mated_in(ply),
+        })
     }
 
     /// The score returned at the ply cap, where the search stops deepening.
@@ -1703,9 +1698,8 @@ impl Worker {
         }
         let in_check = self.pos.in_check();
 
-        // 2. Results that need no search. A repetition needs at least four
-        // plies without a capture.
-        if self.pos.rule60() >= 4
+        // 2. Results that need no search.
+        if rules::rule_result_possible(&self.pos)
             && let Some(s) = self.rule_result(job, ply)
         {
             return s;

@@ -1063,6 +1063,28 @@ fn no_repetition_is_none_and_cheap() {
 }
 
 #[test]
+fn mate_on_the_move_that_reaches_the_limit_still_counts() {
+    // The search and the referee read the same verdict from `rules`.
+    let case = case_named("mate_on_the_move_reaching_the_limit");
+    let mut pos = Position::from_fen(case.fen).unwrap();
+    assert!(rules::rule_result_possible(&pos));
+    assert_eq!(rules::move_limit_verdict(&pos, &DEFAULT), None);
+    pos.make_move(Move::parse("b0b9").unwrap());
+    assert_eq!(
+        rules::move_limit_verdict(&pos, &DEFAULT),
+        Some(rules::MoveLimitVerdict::SideToMoveLoses)
+    );
+    // A quiet move to the limit instead: a draw.
+    let mut pos = Position::from_fen(case.fen).unwrap();
+    pos.make_move(Move::parse("d0d1").unwrap());
+    assert_eq!(
+        rules::move_limit_verdict(&pos, &DEFAULT),
+        Some(rules::MoveLimitVerdict::Draw)
+    );
+    assert!(!rules::rule_result_possible(&Position::startpos()));
+}
+
+#[test]
 fn move_limit_counting_is_cheap_below_the_limit_and_exact_at_it() {
     let mut pos = quiet_game(119);
     assert!(!rules::move_limit_reached(&pos, &DEFAULT));
