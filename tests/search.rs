@@ -434,6 +434,24 @@ fn pruning_and_knowledge_levels_change_the_search() {
     );
     let (material, _) = at(Level::Large, Level::None);
     assert!(full.best.is_some() && material.best.is_some());
+    // Knowledge: `none` counts material only, so a pawn on a3 or on c3
+    // (nothing to capture within the horizon) scores the same; `small`
+    // adds placement and tells them apart, as do the levels above it.
+    let knowing = |fen: &str, knowledge| {
+        let c = Character {
+            knowledge,
+            ..Character::default()
+        };
+        search_character(Position::from_fen(fen).unwrap(), 5, vec![], c)
+            .0
+            .score
+    };
+    let (a3, c3) = ("3k5/9/9/9/9/9/P8/9/9/4K4 w", "3k5/9/9/9/9/9/2P6/9/9/4K4 w");
+    assert_eq!(knowing(a3, Level::None), knowing(c3, Level::None));
+    assert!(knowing(a3, Level::None) > 0, "a pawn up");
+    for level in [Level::Small, Level::Medium, Level::Large] {
+        assert_ne!(knowing(a3, level), knowing(c3, level), "{level:?}");
+    }
     // A mate is found at every pruning level.
     let (fen, n, _) = MATES[8];
     for level in [Level::None, Level::Small, Level::Medium, Level::Large] {
