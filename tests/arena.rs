@@ -528,6 +528,18 @@ fn command_line_prints_the_summary() {
     assert!(String::from_utf8_lossy(&out.stderr).contains("two --engine"));
 }
 
+/// No engine lost on time, moved illegally, crashed or hung.
+fn assert_every_game_ended_by_the_rules(s: &MatchSummary) {
+    for t in &s.tallies {
+        assert_eq!(
+            (t.time_losses, t.illegal_moves, t.crashes, t.hangs),
+            (0, 0, 0, 0),
+            "{}",
+            s.report()
+        );
+    }
+}
+
 /// A short chuhe-vs-chuhe match at a fixed depth: every game must end by
 /// the rules (no crash, hang, illegal move or time loss).
 #[test]
@@ -554,14 +566,7 @@ fn chuhe_against_itself() {
     );
     let s = arena::run(config(&engines, &options)).unwrap();
     assert_eq!(s.games_played, 2);
-    for t in &s.tallies {
-        assert_eq!(
-            (t.time_losses, t.illegal_moves, t.crashes, t.hangs),
-            (0, 0, 0, 0),
-            "{}",
-            s.report()
-        );
-    }
+    assert_every_game_ended_by_the_rules(&s);
     let text = std::fs::read_to_string(&pgn).unwrap();
     let _ = std::fs::remove_file(&pgn);
     assert_eq!(text.matches("[Event ").count(), 2);
@@ -599,14 +604,7 @@ fn chuhe_in_both_rank_numberings() {
     for (one, options) in cases {
         let engines = [one, engine("zero", &[])];
         let s = arena::run(config(&engines, options)).unwrap();
-        for t in &s.tallies {
-            assert_eq!(
-                (t.time_losses, t.illegal_moves, t.crashes, t.hangs),
-                (0, 0, 0, 0),
-                "{}",
-                s.report()
-            );
-        }
+        assert_every_game_ended_by_the_rules(&s);
     }
 }
 

@@ -930,6 +930,15 @@ fn diag_prefix(dialect: &str) -> &'static str {
     }
 }
 
+/// Sends `line` and asserts that the diagnostic it draws (the next line
+/// that starts with `prefix`) contains `want`.
+fn diagnostic_says(e: &mut Engine, line: &str, prefix: &str, want: &str) {
+    e.send(line);
+    let lines = e.until("a diagnostic", |l| l.starts_with(prefix));
+    let diag = lines.last().unwrap();
+    assert!(diag.contains(want), "{line}: {diag}");
+}
+
 #[test]
 fn a_rejected_position_leaves_no_position() {
     for dialect in ["ucci", "uci"] {
@@ -1032,21 +1041,17 @@ fn a_composed_problem_is_played() {
         e.send("go depth 5");
         legal_best(&position(odd), &e.best());
         // What the rules forbid is still refused, saying which rule.
-        e.send("position fen 4k4/9/9/9/2B6/9/9/9/3K5/9 w");
-        let diag = e.until("the rejection", |l| l.starts_with(prefix));
-        assert!(
-            diag.last()
-                .unwrap()
-                .contains("red elephant on c5, across the river"),
-            "{diag:?}"
+        diagnostic_says(
+            &mut e,
+            "position fen 4k4/9/9/9/2B6/9/9/9/3K5/9 w",
+            prefix,
+            "red elephant on c5, across the river",
         );
-        e.send("position fen 4k4/4A4/9/9/9/9/9/9/3K5/9 w");
-        let diag = e.until("the rejection", |l| l.starts_with(prefix));
-        assert!(
-            diag.last()
-                .unwrap()
-                .contains("red advisor on e8, outside its palace"),
-            "{diag:?}"
+        diagnostic_says(
+            &mut e,
+            "position fen 4k4/4A4/9/9/9/9/9/9/3K5/9 w",
+            prefix,
+            "red advisor on e8, outside its palace",
         );
         e.send("go depth 3");
         assert_eq!(e.best(), no_move(dialect));
@@ -1130,21 +1135,19 @@ fn uci_hosts_that_number_ranks_one_to_ten() {
     e.send("go depth 4");
     answers_in_ranks_one_to_ten(&mut e, &position("startpos"));
     e.send("setoption name Rank Numbering value 0-9");
-    e.send("position startpos moves h3e3");
-    let diag = e.until("the rejection", |l| l.starts_with("info string"));
-    assert!(
-        diag.last().unwrap().contains("move 1 'h3e3' is not legal"),
-        "{diag:?}"
+    diagnostic_says(
+        &mut e,
+        "position startpos moves h3e3",
+        "info string",
+        "move 1 'h3e3' is not legal",
     );
     e.send("go depth 2");
     assert_eq!(e.best(), "bestmove (none)");
-    e.send("position startpos moves h2e2 h10g8");
-    let diag = e.until("the rejection", |l| l.starts_with("info string"));
-    assert!(
-        diag.last()
-            .unwrap()
-            .contains("move 2 'h10g8' is not a move in ranks 0-9"),
-        "{diag:?}"
+    diagnostic_says(
+        &mut e,
+        "position startpos moves h2e2 h10g8",
+        "info string",
+        "move 2 'h10g8' is not a move in ranks 0-9",
     );
     e.send("quit");
 }
@@ -1173,11 +1176,11 @@ fn uci_hosts_that_number_ranks_zero_to_nine() {
     legal_best(&pos, lines.last().unwrap());
     // UCCI is 0-9 by definition: `auto` never switches there.
     let mut e = Engine::handshake("ucci");
-    e.send("position startpos moves h3e3");
-    let diag = e.until("the rejection", |l| l.starts_with("info message"));
-    assert!(
-        diag.last().unwrap().contains("position rejected"),
-        "{diag:?}"
+    diagnostic_says(
+        &mut e,
+        "position startpos moves h3e3",
+        "info message",
+        "position rejected",
     );
     e.send("go depth 2");
     assert_eq!(e.best(), "nobestmove");
