@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # Calibrates the strength levels (`Skill Level`, `UCI_Elo`) by matches
 # between neighbouring even levels, level 20 being full strength, and
-# prints the table that README.md "Strength levels" and skill::ELO_TABLE
+# prints the table that docs/levels.md and skill::ELO_TABLE
 # carry: each step's match result with its 95% interval, and the rating
 # of each level on a scale where level 0 is 1000 (intervals add up along
 # the chain, in quadrature).

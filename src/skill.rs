@@ -31,7 +31,7 @@ pub const MAX_LEVEL: u32 = options::MAX_SKILL_LEVEL;
 
 /// Calibrated ratings of the levels, by matches between neighbouring even
 /// levels (`scripts/calibrate-levels.sh`, 10 s + 0.1 s, 100 games a step,
-/// with the network; README "Strength levels"), on a scale where level 0
+/// with the network; docs/levels.md), on a scale where level 0
 /// is 1000. Level 20 is full strength; its step from level 18 is bridged
 /// through ElephantEye, which both played (the direct match ended 57-3-0,
 /// too one-sided to measure): level 18 scored 57.9% against it in 140

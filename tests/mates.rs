@@ -2,7 +2,7 @@
 //! `chuhe mates build` from the ends of the master games): well formed,
 //! its answers right by brute force, and the short wins found by the
 //! search at a small fixed depth. The full timed run is
-//! `chuhe mates run` (README, "Search and evaluation tools").
+//! `chuhe mates run` (docs/tools.md).
 
 use chuhe::movegen;
 use chuhe::position::Position;

@@ -24,8 +24,8 @@ pub use network::{Base, NetError, Network};
 use once_cell::sync::Lazy;
 use std::sync::Arc;
 
-/// The network built into the binary (README.md, "Neural network (NNUE)",
-/// gives the commands that made it).
+/// The network built into the binary (docs/nnue.md gives the commands
+/// that made it).
 static EMBEDDED_BYTES: &[u8] = include_bytes!("default.nnue");
 
 static EMBEDDED: Lazy<Arc<Network>> = Lazy::new(|| {

@@ -392,7 +392,7 @@ pub fn to_source(params: &Params, provenance: &str) -> String {
     s.push_str(
         "// Evaluation weights, every one named (see `eval::Params` for what each\n\
          // means): the value of `eval::PARAMS`, which includes this file. Written\n\
-         // by `chuhe tune` (README, \"Tuning\"); a tuning run starts from the\n\
+         // by `chuhe tune` (docs/tuning.md); a tuning run starts from the\n\
          // values here.\n",
     );
     for line in provenance.lines() {
