@@ -16,10 +16,16 @@ pub fn gravity(entry: &mut i16, bonus: i32) {
     *entry = (e + b - e * b.abs() / HISTORY_MAX) as i16;
 }
 
+/// The history bonus per ply of depth, the offset taken off it, and its
+/// cap: `BONUS_PER_DEPTH * depth - BONUS_OFFSET`, within `0..=BONUS_MAX`.
+const BONUS_PER_DEPTH: i32 = 160;
+const BONUS_OFFSET: i32 = 80;
+const BONUS_MAX: i32 = 1800;
+
 /// The bonus for a move that caused (or failed to cause) a cutoff at `depth`.
 #[inline(always)]
 pub fn stat_bonus(depth: Depth) -> i32 {
-    (160 * depth - 80).clamp(0, 1800)
+    (BONUS_PER_DEPTH * depth - BONUS_OFFSET).clamp(0, BONUS_MAX)
 }
 
 /// Quiet moves by side, from and to.

@@ -9,6 +9,14 @@ use crate::movegen::{self, GenKind, MAX_MOVES, MoveList};
 use crate::position::{Position, see_value};
 use crate::types::*;
 
+/// Capture ordering (most valuable victim first, least valuable attacker
+/// next): the victim's value times `VICTIM_WEIGHT`, plus the capture
+/// history over `CAPTURE_HISTORY_DIVISOR`, less the attacker's value over
+/// `ATTACKER_DIVISOR`.
+const VICTIM_WEIGHT: i32 = 16;
+const CAPTURE_HISTORY_DIVISOR: i32 = 8;
+const ATTACKER_DIVISOR: i32 = 8;
+
 #[derive(Clone, Copy, PartialEq, Eq, Debug, PartialOrd, Ord)]
 enum Stage {
     TtMove,
@@ -118,8 +126,9 @@ impl MovePicker {
             let moved = pos.piece_on(s.mv.from());
             let victim = pos.piece_on(s.mv.to());
             s.score = if victim.is_some() {
-                see_value(victim) * 16 + h.captures.get(moved, s.mv.to(), victim.kind()) / 8
-                    - see_value(moved) / 8
+                see_value(victim) * VICTIM_WEIGHT
+                    + h.captures.get(moved, s.mv.to(), victim.kind()) / CAPTURE_HISTORY_DIVISOR
+                    - see_value(moved) / ATTACKER_DIVISOR
             } else {
                 0
             };
@@ -145,7 +154,7 @@ impl MovePicker {
             let pc = pos.piece_on(s.mv.from());
             let victim = pos.piece_on(s.mv.to());
             s.score = if victim.is_some() {
-                1 << 24 | (see_value(victim) * 16 - see_value(pc) / 8)
+                1 << 24 | (see_value(victim) * VICTIM_WEIGHT - see_value(pc) / ATTACKER_DIVISOR)
             } else {
                 h.butterfly.get(us, s.mv) + 2 * h.continuation.get(self.cont[0], pc, s.mv.to())
             };

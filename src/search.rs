@@ -296,6 +296,9 @@ const fn rule_win_in(ply: usize) -> Score {
     RULE_WIN - ply as Score
 }
 
+/// How much an aspiration window widens after each fail, in percent.
+const ASPIRATION_GROWTH_PCT: Score = 50;
+
 /// Frames before ply 0, so that `ply - 4` is always a valid index.
 const FRAME_OFFSET: usize = 4;
 
@@ -370,6 +373,13 @@ struct Pruning {
     null_min_depth: Depth,
 }
 
+/// The `pruning` levels below full: every margin and late-move count
+/// widened by this percentage, and null move only from this depth on.
+const PRUNING_MEDIUM_SCALE: i32 = 150;
+const PRUNING_MEDIUM_NULL_DEPTH: Depth = 4;
+const PRUNING_SMALL_SCALE: i32 = 250;
+const PRUNING_SMALL_NULL_DEPTH: Depth = 6;
+
 impl Pruning {
     fn at(level: Level, t: &Tunables) -> Pruning {
         match level {
@@ -382,14 +392,14 @@ impl Pruning {
             Level::Medium => Pruning {
                 forward: true,
                 razor: false,
-                scale: 150,
-                null_min_depth: 4,
+                scale: PRUNING_MEDIUM_SCALE,
+                null_min_depth: PRUNING_MEDIUM_NULL_DEPTH,
             },
             Level::Small => Pruning {
                 forward: true,
                 razor: false,
-                scale: 250,
-                null_min_depth: 6,
+                scale: PRUNING_SMALL_SCALE,
+                null_min_depth: PRUNING_SMALL_NULL_DEPTH,
             },
             Level::None => Pruning {
                 forward: false,
@@ -408,12 +418,18 @@ impl Pruning {
     }
 }
 
+/// What a draw is worth to the side the engine plays with `style solid`
+/// (takes safe draws) and `style risky` (plays on, as if a quarter pawn
+/// down).
+const CONTEMPT_SOLID: Score = 15;
+const CONTEMPT_RISKY: Score = -25;
+
 /// What a draw is worth to the side the engine plays, by style.
 fn contempt(style: Style) -> Score {
     match style {
-        Style::Solid => 15,
+        Style::Solid => CONTEMPT_SOLID,
         Style::Normal => 0,
-        Style::Risky => -25,
+        Style::Risky => CONTEMPT_RISKY,
     }
 }
 
@@ -756,7 +772,7 @@ impl Worker {
                 };
                 return;
             }
-            delta += delta / 2;
+            delta += delta * ASPIRATION_GROWTH_PCT / 100;
         }
     }
 

@@ -81,14 +81,27 @@ pub struct Budget {
 ///   many moves remain when the clock does not say.
 /// * `overhead`: the host's and the pipe's lag per move, reserved on every move.
 pub fn allocate(clock: &Clock, fullmove: u32, overhead: u64) -> Budget {
+    // What stays on the clock beyond the overhead: a share of the time
+    // within bounds (ms), and the lag of the moves still to come (as many
+    // as the session has, at most `LAG_MOVES_MAX`; `LAG_MOVES_SUDDEN_DEATH`
+    // without one), at most `LAG_MAX_SHARE` of the time.
+    const SAFETY_SHARE: f64 = 0.02;
+    const SAFETY_MIN_MS: f64 = 10.0;
+    const SAFETY_MAX_MS: f64 = 1000.0;
+    const LAG_MOVES_SUDDEN_DEATH: f64 = 20.0;
+    const LAG_MOVES_MAX: u32 = 40;
+    const LAG_MAX_SHARE: f64 = 0.25;
     let time = clock.time as f64;
     let inc = clock.increment as f64;
     let overhead = overhead as f64;
     // Keep this on the clock beyond the overhead, whatever happens: a small
     // safety margin plus the lag of the moves still to come in the session.
-    let future_lag = overhead * clock.moves_to_go.map_or(20.0, |m| m.min(40) as f64);
-    let safety = (time * 0.02).clamp(10.0, 1000.0);
-    let usable = (time - overhead - safety - future_lag.min(time * 0.25)).max(0.0);
+    let future_lag = overhead
+        * clock
+            .moves_to_go
+            .map_or(LAG_MOVES_SUDDEN_DEATH, |m| f64::from(m.min(LAG_MOVES_MAX)));
+    let safety = (time * SAFETY_SHARE).clamp(SAFETY_MIN_MS, SAFETY_MAX_MS);
+    let usable = (time - overhead - safety - future_lag.min(time * LAG_MAX_SHARE)).max(0.0);
 
     let (optimum, maximum) = match clock.moves_to_go {
         Some(mtg) if mtg > 0 => {
