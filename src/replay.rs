@@ -105,6 +105,25 @@ pub fn is_legal_move(pos: &Position, m: Move) -> bool {
     pos.is_pseudo_legal(m) && pos.is_legal(m)
 }
 
+/// Walks already-parsed moves from `pos`: for each, `visit` sees the
+/// position before it, its index and the move; then the move is checked
+/// and made. Stops at the first illegal move, `pos` left before it, and
+/// returns its index (from 0).
+pub fn walk(
+    pos: &mut Position,
+    moves: &[Move],
+    mut visit: impl FnMut(&Position, usize, Move),
+) -> Result<(), usize> {
+    for (i, &m) in moves.iter().enumerate() {
+        visit(pos, i, m);
+        if !is_legal_move(pos, m) {
+            return Err(i);
+        }
+        pos.make_move(m);
+    }
+    Ok(())
+}
+
 /// Why the coordinate move `m` is not legal in `pos`, or `None` if it is.
 pub fn why_illegal(pos: &Position, m: Move) -> Option<Illegal> {
     let pc = pos.piece_on(m.from());
@@ -176,6 +195,27 @@ pub fn replay<'a>(
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn walk_visits_each_position_and_stops_before_an_illegal_move() {
+        let moves: Vec<Move> = ["h2e2", "h9g7", "h2e2", "a0a1"]
+            .iter()
+            .map(|m| Move::parse(m).unwrap())
+            .collect();
+        let mut pos = Position::startpos();
+        let mut seen = Vec::new();
+        let r = walk(&mut pos, &moves, |p, i, m| {
+            seen.push((i, m, p.ply_from_root()));
+        });
+        // The third move (h2e2 again: the cannon has left h2) is illegal.
+        assert_eq!(r, Err(2));
+        assert_eq!(seen.len(), 3);
+        assert_eq!(seen[2], (2, moves[2], 2));
+        assert_eq!(pos.ply_from_root(), 2);
+        let mut pos = Position::startpos();
+        assert_eq!(walk(&mut pos, &moves[..2], |_, _, _| {}), Ok(()));
+        assert_eq!(pos.ply_from_root(), 2);
+    }
 
     #[test]
     fn each_reason_is_told() {

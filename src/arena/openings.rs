@@ -46,12 +46,8 @@ impl Opening {
     /// The position after the opening moves, with them as its history.
     pub fn position(&self) -> Result<Position, String> {
         let mut pos = Position::from_fen(&self.fen).map_err(|e| format!("bad FEN: {e}"))?;
-        for &m in &self.moves {
-            if !replay::is_legal_move(&pos, m) {
-                return Err(format!("{m} is not legal in {}", pos.to_fen()));
-            }
-            pos.make_move(m);
-        }
+        replay::walk(&mut pos, &self.moves, |_, _, _| {})
+            .map_err(|i| format!("{} is not legal in {}", self.moves[i], pos.to_fen()))?;
         Ok(pos)
     }
 }

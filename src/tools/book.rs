@@ -4,7 +4,6 @@
 //! Game files (PGN or CCPD TSV, plain or xz) are read by [`crate::record::games`].
 
 use crate::book::{Book, BookBuilder, BookMove, BookSet, BuildRule, BuildSummary, EMBEDDED_NAME};
-use crate::movegen;
 use crate::notation::{self, Script};
 use crate::position::Position;
 use crate::record::games::read_games;
@@ -248,8 +247,10 @@ fn stats(books: &str, games: &[PathBuf], out: &mut impl Write) -> Result<(), Str
             }
             // Plies until the game first leaves the book.
             let mut following = true;
-            for &m in g.moves.iter().take(60) {
-                let moves = set.probe(&pos);
+            let first_plies = &g.moves[..g.moves.len().min(60)];
+            // An illegal move ends the game's walk.
+            let _ = replay::walk(&mut pos, first_plies, |pos, _, m| {
+                let moves = set.probe(pos);
                 if following && moves.iter().any(|b| b.mv == m) {
                     plies_in_book += 1;
                 } else {
@@ -257,11 +258,7 @@ fn stats(books: &str, games: &[PathBuf], out: &mut impl Write) -> Result<(), Str
                 }
                 position_total += 1;
                 position_hits += !moves.is_empty() as u64;
-                if !movegen::legal_moves(&pos).contains(m) {
-                    break;
-                }
-                pos.make_move(m);
-            }
+            });
         }
         let pct = |a: u64, b: u64| 100.0 * a as f64 / b.max(1) as f64;
         w(

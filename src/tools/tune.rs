@@ -126,16 +126,13 @@ impl Dataset {
         opts: &TuneOptions,
     ) -> usize {
         let mut added = 0;
-        for (ply, &m) in moves.iter().enumerate() {
-            if ply >= opts.min_ply && ply % opts.every == 0 && is_quiet(&pos) {
-                self.push(&pos, result);
+        // An illegal move ends the game's positions.
+        let _ = replay::walk(&mut pos, moves, |pos, ply, _| {
+            if ply >= opts.min_ply && ply % opts.every == 0 && is_quiet(pos) {
+                self.push(pos, result);
                 added += 1;
             }
-            if !replay::is_legal_move(&pos, m) {
-                break;
-            }
-            pos.make_move(m);
-        }
+        });
         added
     }
 
