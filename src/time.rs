@@ -81,10 +81,11 @@ pub struct Budget {
 ///   many moves remain when the clock does not say.
 /// * `overhead`: the host's and the pipe's lag per move, reserved on every move.
 pub fn allocate(clock: &Clock, fullmove: u32, overhead: u64) -> Budget {
-    // What stays on the clock beyond the overhead: a share of the time
-    // within bounds (ms), and the lag of the moves still to come (as many
-    // as the session has, at most `LAG_MOVES_MAX`; `LAG_MOVES_SUDDEN_DEATH`
-    // without one), at most `LAG_MAX_SHARE` of the time.
+    // What stays on the clock beyond the overhead, whatever happens: a
+    // share of the time within bounds (ms), and the lag of the moves still
+    // to come in the session (at most `LAG_MOVES_MAX` of them;
+    // `LAG_MOVES_SUDDEN_DEATH` without a session), at most `LAG_MAX_SHARE`
+    // of the time.
     const SAFETY_SHARE: f64 = 0.02;
     const SAFETY_MIN_MS: f64 = 10.0;
     const SAFETY_MAX_MS: f64 = 1000.0;
@@ -94,8 +95,6 @@ pub fn allocate(clock: &Clock, fullmove: u32, overhead: u64) -> Budget {
     let time = clock.time as f64;
     let inc = clock.increment as f64;
     let overhead = overhead as f64;
-    // Keep this on the clock beyond the overhead, whatever happens: a small
-    // safety margin plus the lag of the moves still to come in the session.
     let future_lag = overhead
         * clock
             .moves_to_go

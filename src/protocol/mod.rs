@@ -702,9 +702,7 @@ impl<W: Write> Session<W> {
         }
         match result {
             Ok(pos) => {
-                if self.no_position.take().is_some() {
-                    log::debug!("a good position ends the rejected one");
-                }
+                self.no_position = None;
                 if let Some((piece, sq)) = pos.unreachable_piece() {
                     self.diag(&format!(
                         "note: {} {} on {}, a point no game reaches; played as a composed position",
