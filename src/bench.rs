@@ -3,14 +3,10 @@
 //! signature (quoted as `Bench: <nodes>` in commits that change search or
 //! evaluation), so everything here must be deterministic.
 
-use crate::engine::{Engine, GoRequest};
+use crate::engine::{SearchSetup, Searcher};
 use crate::position::Position;
-use crate::search::Report;
 use crate::time::Limits;
-use crate::tunables::Tunables;
-use crate::types::Move;
 use std::io::Write;
-use std::sync::{Arc, Mutex};
 use std::time::Instant;
 
 pub const DEFAULT_DEPTH: i32 = 12;
@@ -59,35 +55,22 @@ pub const POSITIONS: &[&str] = &[
     "3ak4/4a4/9/9/2P1P4/9/9/9/9/4K4 w - - 0 80",
 ];
 
-/// How the bench searches: the signature is defined for the default.
-#[derive(Clone, Debug)]
-pub struct Setup {
-    pub threads: usize,
-    pub hash_mb: usize,
-    /// Search with the classical evaluation instead of the network.
-    pub classical: bool,
-    /// Search with the network in this file instead of the embedded one.
-    pub evalfile: Option<String>,
-    /// Search tunables (`chuhe bench --set smp_skip=0` compares settings).
-    pub tunables: Tunables,
-}
+/// How the bench searches: the signature is defined for the default
+/// (one thread, [`HASH_MB`], the embedded network, default tunables).
+pub type Setup = SearchSetup;
 
-impl Default for Setup {
-    fn default() -> Self {
-        Setup {
-            threads: 1,
-            hash_mb: HASH_MB,
-            classical: false,
-            evalfile: None,
-            tunables: Tunables::default(),
-        }
+/// The setup whose node count is the signature.
+pub fn signature_setup() -> Setup {
+    SearchSetup {
+        hash_mb: HASH_MB,
+        ..SearchSetup::default()
     }
 }
 
 /// Runs the bench and writes one line per position plus the totals.
 /// Returns the total node count.
 pub fn run(depth: i32, out: &mut impl Write) -> std::io::Result<u64> {
-    run_with(depth, &Setup::default(), out)
+    run_with(depth, &signature_setup(), out)
 }
 
 /// The bench with another setup: not a signature (threads make node counts
@@ -97,42 +80,20 @@ pub fn run(depth: i32, out: &mut impl Write) -> std::io::Result<u64> {
 /// The positions are searched one after another by one `Engine`, as the
 /// moves of a game are: the table is kept and aged between them.
 pub fn run_with(depth: i32, setup: &Setup, out: &mut impl Write) -> std::io::Result<u64> {
-    let best: Arc<Mutex<Option<Move>>> = Arc::new(Mutex::new(None));
-    let sink = best.clone();
-    let mut engine = Engine::new(Arc::new(move |r: Report| {
-        if let (Report::BestMove { best, .. }, Ok(mut s)) = (r, sink.lock()) {
-            *s = best;
-        }
-    }));
-    engine.options.hash_mb = setup.hash_mb;
-    engine.options.threads = setup.threads;
-    engine.options.tunables = setup.tunables;
-    engine.options.use_book = false;
-    engine
-        .choose_evaluation(setup.classical, setup.evalfile.as_deref())
-        .map_err(std::io::Error::other)?;
-    if let Some(note) = engine.prepare() {
+    let (mut searcher, note) = Searcher::new(setup).map_err(std::io::Error::other)?;
+    if let Some(note) = note {
         writeln!(out, "{note}")?;
     }
     let start = Instant::now();
     let mut total = 0u64;
     for (i, fen) in POSITIONS.iter().enumerate() {
         let pos = Position::from_fen(fen).expect("bench positions are valid");
-        engine.set_position(pos);
         let t = Instant::now();
-        engine.go(GoRequest {
-            limits: Limits::depth(depth),
-            searchmoves: Vec::new(),
-        });
-        engine.wait();
+        let answer = searcher.search(pos, Limits::depth(depth));
         let ms = t.elapsed().as_secs_f64() * 1000.0;
-        let nodes = engine.nodes_searched();
+        let nodes = answer.nodes;
         total += nodes;
-        let best = best
-            .lock()
-            .ok()
-            .and_then(|b| *b)
-            .map_or("(none)".to_string(), |m| m.to_string());
+        let best = answer.best.map_or("(none)".to_string(), |m| m.to_string());
         writeln!(
             out,
             "Position {:2}/{}: {:>10} nodes, {ms:8.1} ms, best {best}",
@@ -143,7 +104,7 @@ pub fn run_with(depth: i32, setup: &Setup, out: &mut impl Write) -> std::io::Res
     }
     let secs = start.elapsed().as_secs_f64();
     writeln!(out, "===========================")?;
-    writeln!(out, "Evaluation: {}", engine.evaluation_name())?;
+    writeln!(out, "Evaluation: {}", searcher.evaluation_name())?;
     writeln!(out, "Total time (ms) : {}", (secs * 1000.0) as u64)?;
     writeln!(out, "Nodes searched: {total}")?;
     writeln!(

@@ -24,6 +24,7 @@ use crate::skill::{self, Skill};
 use crate::thread::{MAX_THREADS, ThreadPool};
 use crate::time::{self, Budget, Limits};
 use crate::tt::{TranspositionTable, TtHit};
+use crate::tunables::Tunables;
 use crate::types::*;
 use std::sync::Arc;
 use std::sync::atomic::Ordering;
@@ -505,6 +506,114 @@ impl Engine {
     }
 }
 
+/// How a [`Searcher`] is set up: the table, the threads, the evaluation
+/// and the tunables. The default is the engine's own: one thread, the
+/// embedded network, default tunables.
+#[derive(Clone, Debug)]
+pub struct SearchSetup {
+    pub threads: usize,
+    pub hash_mb: usize,
+    /// Search with the classical evaluation instead of the network.
+    pub classical: bool,
+    /// Search with the network in this file instead of the embedded one.
+    pub evalfile: Option<String>,
+    pub tunables: Tunables,
+}
+
+impl Default for SearchSetup {
+    fn default() -> Self {
+        SearchSetup {
+            threads: 1,
+            hash_mb: 16,
+            classical: false,
+            evalfile: None,
+            tunables: Tunables::default(),
+        }
+    }
+}
+
+/// What one search answered.
+#[derive(Clone, Copy, Debug, Default, PartialEq)]
+pub struct Answer {
+    /// `None` when the position has no legal move.
+    pub best: Option<Move>,
+    /// Side to move's view.
+    pub score: Score,
+    pub depth: Depth,
+    /// Nodes visited, all threads.
+    pub nodes: u64,
+}
+
+/// The one way for a program to run searches itself, one at a time, and
+/// use their answers: the benchmark, the mate suite and self-play data.
+/// It is an [`Engine`] with the book off and a reporter that keeps the
+/// final answer, so these searches evaluate, allocate and apply the rules
+/// exactly as the engine does in a game; only the protocol is left out.
+pub struct Searcher {
+    engine: Engine,
+    answer: Arc<std::sync::Mutex<Answer>>,
+}
+
+impl Searcher {
+    /// A searcher with its table and threads allocated, and the note
+    /// `Engine::prepare` gave if it had to cut them. Fails only when the
+    /// network file cannot be used.
+    pub fn new(setup: &SearchSetup) -> Result<(Searcher, Option<String>), String> {
+        let answer = Arc::new(std::sync::Mutex::new(Answer::default()));
+        let sink = answer.clone();
+        let mut engine = Engine::new(Arc::new(move |r: crate::search::Report| {
+            if let (
+                crate::search::Report::BestMove {
+                    best, score, depth, ..
+                },
+                Ok(mut a),
+            ) = (r, sink.lock())
+            {
+                a.best = best;
+                a.score = score;
+                a.depth = depth;
+            }
+        }));
+        engine.options.hash_mb = setup.hash_mb;
+        engine.options.threads = setup.threads;
+        engine.options.tunables = setup.tunables;
+        engine.options.use_book = false;
+        engine.choose_evaluation(setup.classical, setup.evalfile.as_deref())?;
+        let note = engine.prepare();
+        Ok((Searcher { engine, answer }, note))
+    }
+
+    /// Forgets the table and the histories, as between games.
+    pub fn new_game(&mut self) {
+        self.engine.new_game();
+    }
+
+    /// Searches `pos` (with its history, which the repetition rules read)
+    /// to `limits` and waits for the answer.
+    pub fn search(&mut self, pos: Position, limits: Limits) -> Answer {
+        if let Ok(mut a) = self.answer.lock() {
+            *a = Answer::default();
+        }
+        self.engine.set_position(pos);
+        let outcome = self.engine.go(GoRequest {
+            limits,
+            searchmoves: Vec::new(),
+        });
+        self.engine.wait();
+        let mut answer = self.answer.lock().map(|a| *a).unwrap_or_default();
+        answer.nodes = self.engine.nodes_searched();
+        if let GoOutcome::Unsearched { mv } = outcome {
+            answer.best = Some(mv);
+        }
+        answer
+    }
+
+    /// The evaluation in use, for logs.
+    pub fn evaluation_name(&self) -> String {
+        self.engine.evaluation_name()
+    }
+}
+
 /// The share of the machine's free memory a hash table may take: the rest
 /// is left to the system, the other threads' tables and other programs.
 const TABLE_SHARE_OF_FREE_MEMORY: (usize, usize) = (3, 4);
@@ -701,5 +810,29 @@ mod tests {
         }
         assert!(n.windows(2).all(|w| w[0] < w[1]));
         assert_eq!(n[0], 0);
+    }
+
+    #[test]
+    fn the_searcher_answers_each_search_and_nothing_without_a_move() {
+        let (mut searcher, note) = Searcher::new(&SearchSetup {
+            hash_mb: 1,
+            ..SearchSetup::default()
+        })
+        .expect("the embedded network loads");
+        assert_eq!(note, None);
+        // A composed position: Red has a mate in one.
+        let mate = Position::from_fen("3k5/9/3P5/9/9/9/9/9/3R5/4K4 w - - 0 1").unwrap();
+        let a = searcher.search(mate.clone(), Limits::depth(4));
+        assert!(a.best.is_some() && a.score >= MATE_BOUND, "{a:?}");
+        assert!(a.nodes > 0);
+        let mut after = mate;
+        after.make_move(a.best.unwrap());
+        assert!(movegen::legal_moves(&after).is_empty());
+        // The mated side has no move: no answer, and no stale one.
+        let none = searcher.search(after, Limits::depth(4));
+        assert_eq!(none.best, None);
+        searcher.new_game();
+        let start = searcher.search(Position::startpos(), Limits::depth(3));
+        assert!(start.best.is_some() && start.score.abs() < MATE_BOUND);
     }
 }

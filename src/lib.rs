@@ -51,8 +51,8 @@
 //!   labels, [`record::ranks`] coordinate moves in the 0-9 and 1-10 rank
 //!   numbering of UCI hosts. Uses: position, replay.
 //! - [`book`]: the opening book: chuhe's format, ElephantEye's, the embedded book, the weighted choice, the builder. Uses: movegen, options (`Randomness`), position, record, rng, zobrist.
-//! - [`engine`]: the facade a front end drives: the game, the options' values, the table, the threads, the book. Uses: book, evaluate, movegen, nnue, options, position, replay, rng, rules, search, skill, thread, time, tt.
-//! - [`bench`](mod@bench): the fixed search whose node count is the build's signature, played through one `Engine` as a game's moves are. Uses: engine, position, search (its reports), time, tunables.
+//! - [`engine`]: the facade a front end drives: the game, the options' values, the table, the threads, the book; and [`engine::Searcher`], the one API for tools that run searches themselves. Uses: book, evaluate, movegen, nnue, options, position, replay, rng, rules, search, skill, thread, time, tt, tunables.
+//! - [`bench`](mod@bench): the fixed search whose node count is the build's signature, played through one `engine::Searcher` as a game's moves are. Uses: engine, position, time.
 //!
 //! **Front ends**
 //! - [`protocol`]: UCCI, UCI and CECP sessions on a byte stream. Uses: bench, engine, eval (its terms for `eval`), movegen, options, perft, position, record (`ranks`), replay, rules, search, skill, text, thread, time, tt, wdl.

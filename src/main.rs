@@ -2,6 +2,7 @@
 //! UCI on stdin/stdout); subcommands run the tools.
 
 use chuhe::bench;
+use chuhe::engine::SearchSetup;
 use chuhe::perft::{self, LeafCounting};
 use chuhe::position::Position;
 use chuhe::replay::{self, Accept};
@@ -61,12 +62,8 @@ enum Command {
         /// Hash table, MB (the signature is defined for 16).
         #[arg(long, default_value_t = chuhe::bench::HASH_MB)]
         hash: usize,
-        /// Search with the classical evaluation instead of the network.
-        #[arg(long, conflicts_with = "evalfile")]
-        classical: bool,
-        /// Search with this network file instead of the embedded one.
-        #[arg(long)]
-        evalfile: Option<String>,
+        #[command(flatten)]
+        eval: EvalChoice,
         /// Set a search tunable, `NAME=VALUE` (repeatable; see `chuhe tunables`).
         #[arg(long = "set", value_name = "NAME=VALUE")]
         set: Vec<String>,
@@ -90,12 +87,8 @@ enum Command {
         hash: usize,
         #[arg(long, default_value_t = 1)]
         multipv: usize,
-        /// Search with the classical evaluation instead of the network.
-        #[arg(long, conflicts_with = "evalfile")]
-        classical: bool,
-        /// Search with this network file instead of the embedded one.
-        #[arg(long)]
-        evalfile: Option<String>,
+        #[command(flatten)]
+        eval: EvalChoice,
     },
     /// Fit the evaluation weights to game results (Texel tuning) and write
     /// them as Rust source.
@@ -288,11 +281,27 @@ enum MatesCommand {
         /// Only the first N positions.
         #[arg(long)]
         limit: Option<usize>,
+        #[command(flatten)]
+        eval: EvalChoice,
     },
+}
+
+/// Which evaluation a search tool uses: the engine's default network
+/// unless told otherwise.
+#[derive(clap::Args)]
+struct EvalChoice {
+    /// Search with the classical evaluation instead of the network.
+    #[arg(long, conflicts_with = "evalfile")]
+    classical: bool,
+    /// Search with this network file instead of the embedded one.
+    #[arg(long)]
+    evalfile: Option<String>,
 }
 
 #[derive(clap::Args)]
 struct DatagenArgs {
+    #[command(flatten)]
+    eval: EvalChoice,
     /// Output file (32-byte records; see src/nnue/data.rs).
     #[arg(long)]
     out: String,
@@ -471,15 +480,14 @@ fn run_tool(cmd: Command) -> Result<(), String> {
             depth,
             threads,
             hash,
-            classical,
-            evalfile,
+            eval,
             set,
         } => {
             let setup = bench::Setup {
                 threads: threads.clamp(1, MAX_THREADS),
                 hash_mb: hash.clamp(1, chuhe::options::MAX_HASH_MB),
-                classical,
-                evalfile,
+                classical: eval.classical,
+                evalfile: eval.evalfile,
                 tunables: Tunables::with_assignments(&set)?,
             };
             io(bench::run_with(depth.clamp(1, 64), &setup, &mut out))
@@ -492,8 +500,7 @@ fn run_tool(cmd: Command) -> Result<(), String> {
             threads,
             hash,
             multipv,
-            classical,
-            evalfile,
+            eval,
         } => {
             let pos = apply_moves(position_from(fen.as_deref())?, moves.as_deref())?;
             let limits = match (depth, movetime) {
@@ -506,8 +513,8 @@ fn run_tool(cmd: Command) -> Result<(), String> {
                 threads: threads.clamp(1, MAX_THREADS),
                 hash_mb: hash.clamp(1, chuhe::options::MAX_HASH_MB),
                 multipv,
-                classical,
-                evalfile,
+                classical: eval.classical,
+                evalfile: eval.evalfile,
             };
             drop(out);
             let sink: Arc<Mutex<dyn Write + Send>> = Arc::new(Mutex::new(std::io::stdout()));
@@ -556,6 +563,8 @@ fn run_tool(cmd: Command) -> Result<(), String> {
                 random_plies: a.random_plies,
                 min_ply: a.min_ply,
                 append: a.append,
+                classical: a.eval.classical,
+                evalfile: a.eval.evalfile,
             };
             drop(out);
             datagen::run(&opts, &mut std::io::stderr())
@@ -665,11 +674,17 @@ fn run_tool(cmd: Command) -> Result<(), String> {
                 threads,
                 hash,
                 limit,
+                eval,
             } => {
                 let opts = mates::RunOptions {
                     movetime_ms: movetime,
-                    threads: threads.clamp(1, MAX_THREADS),
-                    hash_mb: hash.clamp(1, chuhe::options::MAX_HASH_MB),
+                    setup: SearchSetup {
+                        threads: threads.clamp(1, MAX_THREADS),
+                        hash_mb: hash.clamp(1, chuhe::options::MAX_HASH_MB),
+                        classical: eval.classical,
+                        evalfile: eval.evalfile,
+                        ..SearchSetup::default()
+                    },
                     limit,
                 };
                 mates::run(Path::new(&suite), &opts, &mut out)

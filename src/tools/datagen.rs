@@ -38,6 +38,7 @@
 //! does not duplicate its records. `scripts/cluster/datagen.py` runs the
 //! shards over a Ray cluster.
 
+use crate::engine::{self, SearchSetup};
 use crate::movegen;
 use crate::nnue::data::{self, Record, Wdl};
 use crate::position::Position;
@@ -45,14 +46,12 @@ use crate::record::games::{Game, GameResult, read_games};
 use crate::record::labels::Label;
 use crate::rng::SplitMix;
 use crate::rules::{self, Outcome, RuleSettings};
-use crate::search::{Report, SearchJob, Worker};
 use crate::time::Limits;
-use crate::tt::TranspositionTable;
 use crate::types::*;
 use std::io::{BufWriter, Write};
 use std::path::Path;
+use std::sync::Mutex;
 use std::sync::atomic::{AtomicBool, AtomicU64, AtomicUsize, Ordering};
-use std::sync::{Arc, Mutex};
 use std::time::{Duration, Instant};
 
 pub const DEFAULT_NODES: u64 = 5_000;
@@ -91,6 +90,10 @@ pub struct DatagenOptions {
     pub min_ply: u32,
     /// Append to `out` instead of replacing it.
     pub append: bool,
+    /// Search with the classical evaluation instead of the network.
+    pub classical: bool,
+    /// Search with the network in this file instead of the embedded one.
+    pub evalfile: Option<String>,
 }
 
 impl Default for DatagenOptions {
@@ -108,6 +111,8 @@ impl Default for DatagenOptions {
             random_plies: 6,
             min_ply: 8,
             append: false,
+            classical: false,
+            evalfile: None,
         }
     }
 }
@@ -127,26 +132,35 @@ const OPENING_MAX_SCORE: Score = 400;
 /// Starts drawn for one game before giving up on it.
 const OPENING_TRIES: usize = 50;
 
-/// One thread's searcher: a worker and its own small table, cleared before
-/// each game so results do not depend on what the thread did before.
+/// Each datagen thread's table, MB: small, since every search is short.
+const TABLE_MB: usize = 8;
+
+/// One thread's searcher: an engine with one search thread and its own
+/// small table, cleared before each game so that results do not depend on
+/// what the thread did before.
 struct Searcher {
-    worker: Worker,
-    tt: Arc<TranspositionTable>,
+    engine: engine::Searcher,
     nodes: u64,
 }
 
 impl Searcher {
-    fn new(nodes: u64) -> Searcher {
-        Searcher {
-            worker: Worker::new(0),
-            tt: Arc::new(TranspositionTable::new(8)),
-            nodes,
-        }
+    fn new(opts: &DatagenOptions) -> Result<Searcher, String> {
+        let setup = SearchSetup {
+            threads: 1,
+            hash_mb: TABLE_MB,
+            classical: opts.classical,
+            evalfile: opts.evalfile.clone(),
+            ..SearchSetup::default()
+        };
+        let (engine, _cut) = engine::Searcher::new(&setup)?;
+        Ok(Searcher {
+            engine,
+            nodes: opts.nodes,
+        })
     }
 
     fn new_game(&mut self) {
-        self.tt.clear();
-        self.worker.clear_history();
+        self.engine.new_game();
     }
 
     /// The best move and its score (side to move's view) at the fixed node
@@ -156,11 +170,8 @@ impl Searcher {
             nodes: Some(self.nodes),
             ..Limits::default()
         };
-        let reporter = Arc::new(|_: Report| {});
-        let job = SearchJob::new(pos.clone(), limits, self.tt.clone(), 1, reporter);
-        self.worker.run(&job);
-        let r = job.results.lock().ok()?.first().cloned().flatten()?;
-        Some((r.best, r.score))
+        let answer = self.engine.search(pos.clone(), limits);
+        answer.best.map(|best| (best, answer.score))
     }
 }
 
@@ -369,6 +380,15 @@ pub fn run(opts: &DatagenOptions, log: &mut (impl Write + Send)) -> Result<(), S
     if let Some(items) = items_in_shard(opts, &work) {
         say(format!("datagen: {items} items in this shard"));
     }
+    let searchers = (0..threads)
+        .map(|_| Searcher::new(opts))
+        .collect::<Result<Vec<_>, _>>()?;
+    if let Some(s) = searchers.first() {
+        say(format!(
+            "datagen: evaluation {}",
+            s.engine.evaluation_name()
+        ));
+    }
     let next = AtomicU64::new(0);
     let active = AtomicUsize::new(threads);
     let failed: Mutex<Option<String>> = Mutex::new(None);
@@ -384,15 +404,16 @@ pub fn run(opts: &DatagenOptions, log: &mut (impl Write + Send)) -> Result<(), S
     let limit = opts.games.unwrap_or(u64::MAX);
 
     std::thread::scope(|s| {
-        for _ in 0..threads {
-            s.spawn(|| {
-                let mut searcher = Searcher::new(opts.nodes);
+        for mut searcher in searchers {
+            let (progress, next, active, out, work, fail) =
+                (&progress, &next, &active, &out, &work, &fail);
+            s.spawn(move || {
                 while !progress.done.load(Ordering::Relaxed) {
                     let i = next.fetch_add(1, Ordering::Relaxed);
                     if i >= limit {
                         break;
                     }
-                    let Some(records) = work.item(i * n + (k - 1), opts, &mut searcher, &progress)
+                    let Some(records) = work.item(i * n + (k - 1), opts, &mut searcher, progress)
                     else {
                         break;
                     };

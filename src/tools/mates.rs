@@ -22,19 +22,16 @@
 //! stops early once a win in n is proved) and counts it solved when the
 //! best move is one of the winning first moves.
 
+use crate::engine::{SearchSetup, Searcher};
 use crate::movegen::{self, MoveList};
 use crate::position::Position;
 use crate::record::games::{Game, read_games};
 use crate::rules::{self, Outcome, Reason, RuleSettings};
-use crate::search::{Report, SearchJob};
-use crate::thread::ThreadPool;
 use crate::time::Limits;
 use crate::tools::judge;
-use crate::tt::TranspositionTable;
 use crate::types::*;
 use std::io::Write;
 use std::path::Path;
-use std::sync::{Arc, Mutex};
 use std::time::Instant;
 
 /// Where the suite lives in the repository.
@@ -336,8 +333,8 @@ pub fn build(
 #[derive(Clone, Debug)]
 pub struct RunOptions {
     pub movetime_ms: u64,
-    pub threads: usize,
-    pub hash_mb: usize,
+    /// Threads, table and evaluation: the engine's own by default.
+    pub setup: SearchSetup,
     /// Only the first `limit` positions (all if `None`).
     pub limit: Option<usize>,
 }
@@ -351,45 +348,22 @@ pub struct Attempt {
     pub ms: u64,
 }
 
-/// Searches one suite position.
-pub fn attempt(
-    pool: &mut ThreadPool,
-    tt: &Arc<TranspositionTable>,
-    e: &SuiteEntry,
-    opts: &RunOptions,
-) -> Attempt {
+/// Searches one suite position as a new game.
+pub fn attempt(searcher: &mut Searcher, e: &SuiteEntry, opts: &RunOptions) -> Attempt {
     let pos = Position::from_fen(&e.fen).expect("suite FENs are checked when read");
-    tt.clear();
-    pool.clear_history();
-    let out: Arc<Mutex<(Option<Move>, Score)>> = Arc::new(Mutex::new((None, 0)));
-    let sink = out.clone();
-    let reporter = Arc::new(move |r: Report| {
-        if let Report::BestMove { best, score, .. } = r
-            && let Ok(mut o) = sink.lock()
-        {
-            *o = (best, score);
-        }
-    });
+    searcher.new_game();
     let limits = Limits {
         movetime: Some(opts.movetime_ms),
         mate: Some(e.moves_to_win),
         ..Limits::default()
     };
     let t = Instant::now();
-    pool.start(SearchJob::new(
-        pos,
-        limits,
-        tt.clone(),
-        pool.size(),
-        reporter,
-    ));
-    pool.wait();
+    let answer = searcher.search(pos, limits);
     let ms = t.elapsed().as_millis() as u64;
-    let (best, score) = out.lock().map(|o| *o).unwrap_or((None, 0));
     Attempt {
-        best,
-        score,
-        solved: best.is_some_and(|m| e.winning.contains(&m)),
+        best: answer.best,
+        score: answer.score,
+        solved: answer.best.is_some_and(|m| e.winning.contains(&m)),
         ms,
     }
 }
@@ -398,14 +372,16 @@ pub fn attempt(
 pub fn run(suite_path: &Path, opts: &RunOptions, out: &mut impl Write) -> Result<(), String> {
     let suite = read_suite(suite_path)?;
     let n = opts.limit.unwrap_or(suite.len()).min(suite.len());
-    let tt = Arc::new(TranspositionTable::new(opts.hash_mb));
-    let mut pool = ThreadPool::new(opts.threads);
     let io = |e: std::io::Error| e.to_string();
+    let (mut searcher, note) = Searcher::new(&opts.setup)?;
+    if let Some(note) = note {
+        writeln!(out, "{note}").map_err(io)?;
+    }
     let t = Instant::now();
     let mut solved = 0;
     let mut by_moves = [(0usize, 0usize); 8];
     for (i, e) in suite[..n].iter().enumerate() {
-        let a = attempt(&mut pool, &tt, e, opts);
+        let a = attempt(&mut searcher, e, opts);
         let k = (e.moves_to_win as usize).min(7);
         by_moves[k].1 += 1;
         if a.solved {
@@ -435,11 +411,12 @@ pub fn run(suite_path: &Path, opts: &RunOptions, out: &mut impl Write) -> Result
         .collect();
     writeln!(
         out,
-        "solved {solved} of {n} ({:.1}%) at {} ms per position, {} thread(s), {} MB; {}; {:.0} s",
+        "solved {solved} of {n} ({:.1}%) at {} ms per position, {} thread(s), {} MB, {}; {}; {:.0} s",
         100.0 * solved as f64 / n.max(1) as f64,
         opts.movetime_ms,
-        opts.threads,
-        opts.hash_mb,
+        opts.setup.threads,
+        opts.setup.hash_mb,
+        searcher.evaluation_name(),
         by.join(", "),
         t.elapsed().as_secs_f64()
     )
