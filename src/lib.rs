@@ -45,6 +45,7 @@
 //! - [`skill`]: playing strength below the best. Uses: options, rng, search (its reports).
 //!
 //! **Around the engine**
+//! - [`adjudicate`]: score adjudication (won or drawn by the engines' agreeing scores), for matches and self-play alike. Uses: nothing.
 //! - [`record`]: how games are written down: [`record::pgn`] PGN read,
 //!   [`record::games`] the one game reader (PGN or CCPD TSV, plain or xz,
 //!   into `Game`s with one `GameResult`), [`record::labels`] the CCPD
@@ -56,7 +57,7 @@
 //!
 //! **Front ends**
 //! - [`protocol`]: UCCI, UCI and CECP sessions on a byte stream. Uses: bench, engine, eval (its terms for `eval`), movegen, options, perft, position, record (`ranks`), replay, rules, search, skill, text, thread, time, tt, wdl.
-//! - [`arena`]: matches between engine processes: client, clocks, referee, openings, PGN (written here, with the engines' comments) and JSON records, statistics. Uses: notation, position, record, replay, rng, rules, text.
+//! - [`arena`]: matches between engine processes: client, clocks, referee, openings, PGN (written here, with the engines' comments) and JSON records, statistics. Uses: adjudicate, notation, position, record, replay, rng, rules, text.
 //! - [`tools`]: the command-line tools (analyse, book, judge, timeplan, tune, spsa, datagen, train, wdl-fit, mates). Uses: anything above.
 //! - `main.rs`, the binary: the command line. Uses: anything above.
 //!
@@ -77,6 +78,7 @@
 //!   `tune` → `eval_params.in`, `wdl-fit` → `wdl_params.rs`, `datagen` and
 //!   `train` → the network [`nnue`] embeds.
 
+pub mod adjudicate;
 pub mod arena;
 pub mod attacks;
 pub mod bench;

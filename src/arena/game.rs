@@ -20,6 +20,7 @@
 use super::clock::{GameClock, MatchLimits};
 use super::engine::{EngineError, EngineProcess, GoClock, GoCommand, STOP_TIMEOUT};
 use super::openings::Opening;
+use crate::adjudicate::{ScoreTrail, Verdict};
 use crate::position::Position;
 use crate::record::games::GameResult;
 use crate::replay::{self, Accept};
@@ -30,24 +31,7 @@ use std::time::Duration;
 
 pub use super::engine::EngineScore;
 
-/// Score adjudication, off unless set.
-#[derive(Clone, Copy, Debug, Default, PartialEq)]
-pub struct Adjudication {
-    /// `(score, moves)`: a side whose last `moves` reported scores are all
-    /// at or below `-score`, while its opponent's last `moves` are all at or
-    /// above `score`, loses.
-    pub resign: Option<(i32, u32)>,
-    /// A draw once the game has reached move `after_move` and both sides'
-    /// last `count` scores lie within ±`score`.
-    pub draw: Option<DrawAdjudication>,
-}
-
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub struct DrawAdjudication {
-    pub score: i32,
-    pub after_move: u32,
-    pub count: u32,
-}
+pub use crate::adjudicate::{Adjudication, DrawAdjudication};
 
 /// Match-wide settings of the referee.
 #[derive(Clone, Debug)]
@@ -191,39 +175,6 @@ pub struct GameRecord {
     pub restart: [bool; 2],
 }
 
-/// Scores each side reported, from its own point of view.
-struct ScoreTrail([Vec<Option<i32>>; 2]);
-
-impl ScoreTrail {
-    /// Whether the last `n` scores of `side` all satisfy `test`.
-    fn last_all(&self, side: Color, n: u32, test: impl Fn(i32) -> bool) -> bool {
-        let v = &self.0[side.index()];
-        let n = n.max(1) as usize;
-        v.len() >= n && v[v.len() - n..].iter().all(|s| s.is_some_and(&test))
-    }
-
-    fn verdict(&self, adj: &Adjudication, fullmove: u32) -> Option<(GameResult, Termination)> {
-        if let Some((score, moves)) = adj.resign {
-            for side in Color::BOTH {
-                if self.last_all(side, moves, |s| s <= -score)
-                    && self.last_all(!side, moves, |s| s >= score)
-                {
-                    return Some((GameResult::Win(!side), Termination::AdjudicatedLoss));
-                }
-            }
-        }
-        if let Some(d) = adj.draw
-            && fullmove >= d.after_move
-            && Color::BOTH
-                .iter()
-                .all(|&c| self.last_all(c, d.count, |s| s.abs() <= d.score))
-        {
-            return Some((GameResult::Draw, Termination::AdjudicatedDraw));
-        }
-        None
-    }
-}
-
 fn go_clock(clocks: &[Option<GameClock>; 2]) -> Option<GoClock> {
     if clocks.iter().all(Option::is_none) {
         return None;
@@ -326,7 +277,12 @@ impl Referee<'_> {
         let adjudicated = self
             .trail
             .verdict(&self.settings.adjudication, self.pos.fullmove_number());
-        adjudicated.map(|(result, termination)| Ending::decided(result, termination))
+        adjudicated.map(|v| match v {
+            Verdict::Win(winner) => {
+                Ending::decided(GameResult::Win(winner), Termination::AdjudicatedLoss)
+            }
+            Verdict::Draw => Ending::decided(GameResult::Draw, Termination::AdjudicatedDraw),
+        })
     }
 
     /// The side to move's turn: sends `engine` the game and `go`, waits for
@@ -430,7 +386,8 @@ impl Referee<'_> {
         if let Some(c) = self.clocks[i].as_mut() {
             c.punch(elapsed_ms);
         }
-        self.trail.0[i].push(reply.info.score.map(EngineScore::value));
+        self.trail
+            .push(side, reply.info.score.map(EngineScore::value));
         self.pos.make_move(mv);
         self.moves.push(mv);
         Ok(MoveRecord {
@@ -492,7 +449,7 @@ pub fn play(
         pos,
         clocks: limits.map(|l| l.tc.as_ref().map(GameClock::new)),
         moves: opening.moves.clone(),
-        trail: ScoreTrail([Vec::new(), Vec::new()]),
+        trail: ScoreTrail::new(),
     };
     loop {
         if let Some(ending) = referee.verdict() {
@@ -512,39 +469,6 @@ pub fn play(
 #[cfg(test)]
 mod tests {
     use super::*;
-
-    #[test]
-    fn score_adjudication() {
-        let adj = Adjudication {
-            resign: Some((600, 3)),
-            draw: Some(DrawAdjudication {
-                score: 10,
-                after_move: 30,
-                count: 2,
-            }),
-        };
-        let mut t = ScoreTrail([Vec::new(), Vec::new()]);
-        for _ in 0..3 {
-            t.0[0].push(Some(700));
-            t.0[1].push(Some(-650));
-        }
-        assert_eq!(
-            t.verdict(&adj, 10),
-            Some((GameResult::Win(Color::Red), Termination::AdjudicatedLoss))
-        );
-        // One missing score breaks the run.
-        t.0[1][1] = None;
-        assert_eq!(t.verdict(&adj, 10), None);
-        let mut d = ScoreTrail([vec![Some(5), Some(-3)], vec![Some(0), Some(10)]]);
-        assert_eq!(d.verdict(&adj, 29), None);
-        assert_eq!(
-            d.verdict(&adj, 30),
-            Some((GameResult::Draw, Termination::AdjudicatedDraw))
-        );
-        d.0[1].push(Some(11));
-        assert_eq!(d.verdict(&adj, 40), None);
-        assert_eq!(t.verdict(&Adjudication::default(), 99), None);
-    }
 
     #[test]
     fn results() {

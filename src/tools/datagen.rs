@@ -38,6 +38,7 @@
 //! does not duplicate its records. `scripts/cluster/datagen.py` runs the
 //! shards over a Ray cluster.
 
+use crate::adjudicate::{Adjudication, DrawAdjudication, ScoreTrail, Verdict};
 use crate::engine::{self, SearchSetup};
 use crate::movegen;
 use crate::nnue::data::{self, Record, Wdl};
@@ -117,15 +118,19 @@ impl Default for DatagenOptions {
     }
 }
 
-/// Self-play adjudication: a game whose score has stayed at or beyond
-/// `WIN_SCORE` (for the same side) for `WIN_PLIES` plies is won; one whose
-/// score has stayed within `DRAW_SCORE` for `DRAW_PLIES` plies after ply
-/// `DRAW_FROM_PLY` is drawn; `MAX_GAME_PLIES` ends any game as a draw.
-const WIN_SCORE: Score = 1_000;
-const WIN_PLIES: u32 = 8;
-const DRAW_SCORE: Score = 15;
-const DRAW_PLIES: u32 = 16;
-const DRAW_FROM_PLY: usize = 120;
+/// Self-play adjudication, by the match runner's rules (`adjudicate`):
+/// won once the score has stayed at or beyond 1,000 cp for the same side
+/// over 8 plies (4 scores of each side), drawn once both sides' last 8
+/// scores lie within 15 cp from move 61 on. `MAX_GAME_PLIES` ends any game
+/// as a draw.
+const ADJUDICATION: Adjudication = Adjudication {
+    resign: Some((1_000, 4)),
+    draw: Some(DrawAdjudication {
+        score: 15,
+        after_move: 61,
+        count: 8,
+    }),
+};
 const MAX_GAME_PLIES: usize = 600;
 /// A random opening whose score is beyond this is too lopsided to play.
 const OPENING_MAX_SCORE: Score = 400;
@@ -251,9 +256,7 @@ fn opening(
 fn play_game(mut pos: Position, start_ply: u32, searcher: &mut Searcher) -> PlayedGame {
     let settings = RuleSettings::default();
     let mut records = Vec::new();
-    let mut win_run = 0u32;
-    let mut win_side = Color::Red;
-    let mut draw_run = 0u32;
+    let mut trail = ScoreTrail::new();
     let mut ply = start_ply;
     let result = loop {
         match rules::judge(&mut pos, &settings) {
@@ -272,28 +275,11 @@ fn play_game(mut pos: Position, start_ply: u32, searcher: &mut Searcher) -> Play
         if score.abs() >= DECISIVE_BOUND {
             break Wdl::win_for(if score > 0 { us } else { !us });
         }
-        // Adjudication on scores that last.
-        let leader = if score > 0 { us } else { !us };
-        if score.abs() >= WIN_SCORE {
-            if win_run > 0 && leader == win_side {
-                win_run += 1;
-            } else {
-                win_run = 1;
-                win_side = leader;
-            }
-            if win_run >= WIN_PLIES {
-                break Wdl::win_for(win_side);
-            }
-        } else {
-            win_run = 0;
-        }
-        if pos.ply_from_root() >= DRAW_FROM_PLY && score.abs() <= DRAW_SCORE {
-            draw_run += 1;
-            if draw_run >= DRAW_PLIES {
-                break Wdl::Draw;
-            }
-        } else {
-            draw_run = 0;
+        trail.push(us, Some(score));
+        match trail.verdict(&ADJUDICATION, pos.fullmove_number()) {
+            Some(Verdict::Win(winner)) => break Wdl::win_for(winner),
+            Some(Verdict::Draw) => break Wdl::Draw,
+            None => {}
         }
         if keep(&pos, best, score) {
             records.push(Record::new(&pos, clamp_score(score), ply, Wdl::Draw));
