@@ -45,6 +45,7 @@
 //! - [`skill`]: playing strength below the best. Uses: options, rng, search (its reports).
 //!
 //! **Around the engine**
+//! - [`clock`]: time controls (the match runner's `--tc`, CECP's `level`) and the game clock that runs down under one. Uses: time.
 //! - [`adjudicate`]: score adjudication (won or drawn by the engines' agreeing scores), for matches and self-play alike. Uses: nothing.
 //! - [`record`]: how games are written down: [`record::pgn`] PGN read,
 //!   [`record::games`] the one game reader (PGN or CCPD TSV, plain or xz,
@@ -56,8 +57,8 @@
 //! - [`bench`](mod@bench): the fixed search whose node count is the build's signature, played through one `engine::Searcher` as a game's moves are. Uses: engine, position, time.
 //!
 //! **Front ends**
-//! - [`protocol`]: UCCI, UCI and CECP sessions on a byte stream. Uses: bench, engine, eval (its terms for `eval`), movegen, options, perft, position, record (`ranks`), replay, rules, search, skill, text, thread, time, tt, wdl.
-//! - [`arena`]: matches between engine processes: client, clocks, referee, openings, PGN (written here, with the engines' comments) and JSON records, statistics. Uses: adjudicate, notation, position, record, replay, rng, rules, text.
+//! - [`protocol`]: UCCI, UCI and CECP sessions on a byte stream. Uses: bench, clock (`level`), engine, eval (its terms for `eval`), movegen, options, perft, position, record (`ranks`), replay, rules, search, skill, text, thread, time, tt, wdl.
+//! - [`arena`]: matches between engine processes: client, clocks, referee, openings, PGN (written here, with the engines' comments) and JSON records, statistics. Uses: adjudicate, clock, notation, position, record, replay, rng, rules, text.
 //! - [`tools`]: the command-line tools (analyse, book, judge, timeplan, tune, spsa, datagen, train, wdl-fit, mates). Uses: anything above.
 //! - `main.rs`, the binary: the command line. Uses: anything above.
 //!
@@ -84,6 +85,7 @@ pub mod attacks;
 pub mod bench;
 pub mod bitboard;
 pub mod book;
+pub mod clock;
 pub mod engine;
 pub mod eval;
 pub mod evaluate;

@@ -179,21 +179,10 @@ enum Command {
     },
     /// Print the time the time manager allots per move over a simulated game.
     Timeplan {
-        /// Starting clock, milliseconds.
+        /// The time control, as `chuhe match --tc` takes it: `600+10`,
+        /// `40/5400:10/900+30`, `40/600:300`.
         #[arg(long)]
-        time: u64,
-        /// Increment per move, milliseconds.
-        #[arg(long, default_value_t = 0)]
-        inc: u64,
-        /// Moves in the first session (e.g. 40 for 90 min / 40 moves).
-        #[arg(long)]
-        movestogo: Option<u32>,
-        /// Moves per later session.
-        #[arg(long)]
-        session_moves: Option<u32>,
-        /// Time added per later session, milliseconds.
-        #[arg(long, default_value_t = 0)]
-        session_time: u64,
+        tc: String,
         #[arg(long, default_value_t = 40)]
         moves: u32,
     },
@@ -728,22 +717,10 @@ fn run_tool(cmd: Command) -> Result<(), String> {
             }
             writeln!(out, "{}", v.line()).map_err(|e| e.to_string())
         }
-        Command::Timeplan {
-            time,
-            inc,
-            movestogo,
-            session_moves,
-            session_time,
-            moves,
-        } => timeplan::run(
-            &mut out,
-            time,
-            inc,
-            movestogo,
-            session_moves.map(|m| (m, session_time)),
-            moves,
-        )
-        .map_err(|e| e.to_string()),
+        Command::Timeplan { tc, moves } => {
+            let tc = chuhe::clock::TimeControl::parse(&tc)?;
+            timeplan::run(&mut out, &tc, moves).map_err(|e| e.to_string())
+        }
         Command::Match(args) => {
             drop(out);
             chuhe::arena::run_cli(&args)

@@ -21,6 +21,7 @@
 use super::options::{self, Kind, OptionId};
 use super::parse::{parse_command, parse_int};
 use super::{DRAW_ACCEPT, NAME_LINE, Pending, Session, is_legal, move_list};
+use crate::clock::{Session as ClockSession, TimeControl};
 use crate::engine::GoRequest;
 use crate::movegen;
 use crate::options::EngineOptions;
@@ -50,11 +51,22 @@ enum Purpose {
     Discard,
 }
 
-/// `level` or `st`.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-enum TimeControl {
-    /// `level MPS BASE INC` (milliseconds; `mps` 0 = the whole game).
-    Clock { mps: u32, base_ms: u64, inc_ms: u64 },
+/// The time control before the host sends one: `level 40 5 0`.
+fn default_level() -> TimeControl {
+    TimeControl {
+        sessions: vec![ClockSession {
+            moves: Some(40),
+            time_ms: 300_000,
+        }],
+        increment_ms: 0,
+    }
+}
+
+/// `level` or `st`, whichever came last.
+#[derive(Clone, Debug, PartialEq, Eq)]
+enum Pace {
+    /// `level MPS BASE INC`.
+    Clock(TimeControl),
     /// `st`: at most this long for every move.
     PerMove { ms: u64 },
 }
@@ -67,7 +79,7 @@ pub struct State {
     post: bool,
     ponder: bool,
     analyzing: bool,
-    tc: TimeControl,
+    tc: Pace,
     depth: Option<i32>,
     /// `nps`: nodes stand in for seconds.
     nps: Option<u64>,
@@ -99,11 +111,7 @@ impl Default for State {
             post: false,
             ponder: false,
             analyzing: false,
-            tc: TimeControl::Clock {
-                mps: 40,
-                base_ms: 300_000,
-                inc_ms: 0,
-            },
+            tc: Pace::Clock(default_level()),
             depth: None,
             nps: None,
             time_cs: None,
@@ -312,7 +320,7 @@ impl<W: Write> Session<W> {
             "remove" => self.cecp_take_back(2, text),
             "level" => self.cecp_level(args, text),
             "st" => match args.first().and_then(|t| parse_seconds(t)) {
-                Some(ms) if args.len() == 1 && ms > 0 => self.cecp.tc = TimeControl::PerMove { ms },
+                Some(ms) if args.len() == 1 && ms > 0 => self.cecp.tc = Pace::PerMove { ms },
                 _ => self.emit(&error("st takes a number of seconds", text)),
             },
             "sd" => match args.first().and_then(|t| t.parse::<i32>().ok()) {
@@ -464,7 +472,7 @@ impl<W: Write> Session<W> {
             post: self.cecp.post,
             ponder: self.cecp.ponder,
             analyzing: self.cecp.analyzing,
-            tc: self.cecp.tc,
+            tc: self.cecp.tc.clone(),
             time_cs: self.cecp.time_cs,
             otim_cs: self.cecp.otim_cs,
             searches: std::mem::take(&mut self.cecp.searches),
@@ -601,25 +609,17 @@ impl<W: Write> Session<W> {
             ponder,
             ..Limits::default()
         };
-        match self.cecp.tc {
-            TimeControl::PerMove { ms } => l.movetime = Some(ms),
-            TimeControl::Clock {
-                mps,
-                base_ms,
-                inc_ms,
-            } => {
-                let time = self
-                    .cecp
-                    .time_cs
-                    .map_or(base_ms, |cs| (cs.max(0) as u64).saturating_mul(10));
-                let moves_to_go = (mps > 0).then(|| {
-                    let played = root.fullmove_number().saturating_sub(1) % mps;
-                    mps - played
+        match &self.cecp.tc {
+            Pace::PerMove { ms } => l.movetime = Some(*ms),
+            Pace::Clock(tc) => {
+                // The host's `time` is the truth; before it, the level's.
+                let time = self.cecp.time_cs.map_or(tc.sessions[0].time_ms, |cs| {
+                    (cs.max(0) as u64).saturating_mul(10)
                 });
                 l.clock = Some(Clock {
                     time,
-                    increment: inc_ms,
-                    moves_to_go,
+                    increment: tc.increment_ms,
+                    moves_to_go: tc.moves_to_go(root.fullmove_number().saturating_sub(1)),
                 });
             }
         }
@@ -694,28 +694,21 @@ impl<W: Write> Session<W> {
         let parsed = match args {
             [mps, base, inc] => (|| {
                 let mps = u32::try_from(parse_int(mps)?).ok()?;
-                Some(TimeControl::Clock {
+                Some(TimeControl::level(
                     mps,
-                    base_ms: parse_base(base)?,
-                    inc_ms: parse_seconds(inc)?,
-                })
+                    parse_base(base)?,
+                    parse_seconds(inc)?,
+                ))
             })(),
             _ => None,
         };
         match parsed {
-            Some(TimeControl::Clock {
-                mps,
-                base_ms: 0,
-                inc_ms: 0,
-            }) => self.emit(&error(
-                &format!("level {mps} 0 0 leaves no time to play"),
-                text,
-            )),
-            Some(tc) => {
-                self.cecp.tc = tc;
+            Some(Ok(tc)) => {
+                self.cecp.tc = Pace::Clock(tc);
                 self.cecp.time_cs = None;
                 self.cecp.otim_cs = None;
             }
+            Some(Err(why)) => self.emit(&error(&why, text)),
             None => self.emit(&error("level takes MPS BASE INC", text)),
         }
     }
