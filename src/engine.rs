@@ -612,6 +612,14 @@ impl Searcher {
     pub fn evaluation_name(&self) -> String {
         self.engine.evaluation_name()
     }
+
+    /// The evaluation in use, short: `nnue <network hash>` or `classical`.
+    pub fn evaluation_tag(&self) -> String {
+        match self.engine.network_in_use() {
+            Some(net) => format!("nnue {:016x}", net.hash()),
+            None => "classical".into(),
+        }
+    }
 }
 
 /// The share of the machine's free memory a hash table may take: the rest

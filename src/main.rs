@@ -292,8 +292,12 @@ struct DatagenArgs {
     #[command(flatten)]
     eval: EvalChoice,
     /// Output file (32-byte records; see src/nnue/data.rs).
-    #[arg(long)]
-    out: String,
+    #[arg(long, required_unless_present = "store", conflicts_with = "store")]
+    out: Option<String>,
+    /// Add a shard to the data store (DIR, or $CHUHE_DATA, or
+    /// ~/.local/share/chuhe/data): NAME.bin, NAME.json, MANIFEST.tsv.
+    #[arg(long, value_name = "DIR", num_args = 0..=1, default_missing_value = "")]
+    store: Option<String>,
     /// Append to the output instead of replacing it.
     #[arg(long)]
     append: bool,
@@ -302,9 +306,10 @@ struct DatagenArgs {
     nodes: u64,
     #[arg(long, default_value_t = 1)]
     threads: usize,
-    /// Seed of the random choices; distinct seeds give disjoint data.
-    #[arg(long, default_value_t = 1)]
-    seed: u64,
+    /// Seed of the random choices; distinct seeds give disjoint data
+    /// (default 1, or with --store one above every seed in the store).
+    #[arg(long)]
+    seed: Option<u64>,
     /// Stop after about this many positions.
     #[arg(long)]
     positions: Option<u64>,
@@ -539,12 +544,43 @@ fn run_tool(cmd: Command) -> Result<(), String> {
                     openings: a.openings,
                 },
             };
+            use chuhe::tools::datastore;
+            let (out_file, seed, store) = match (a.out, a.store) {
+                (Some(file), None) => (file, a.seed.unwrap_or(1), None),
+                (_, Some(dir)) => {
+                    let dir = match dir.as_str() {
+                        "" => datastore::default_dir(),
+                        d => std::path::PathBuf::from(d),
+                    };
+                    std::fs::create_dir_all(&dir).map_err(|e| format!("{}: {e}", dir.display()))?;
+                    let seed = match a.seed {
+                        Some(s) => s,
+                        None => datastore::next_seed(&datastore::shards(&dir)?),
+                    };
+                    let name = datastore::shard_name(&source.describe(), datastore::now(), seed);
+                    let out = dir
+                        .join(format!("{name}.bin"))
+                        .to_string_lossy()
+                        .into_owned();
+                    eprintln!("datagen: shard {out} (seed {seed})");
+                    (out, seed, Some(dir))
+                }
+                (None, None) => return Err("datagen needs --out FILE or --store [DIR]".into()),
+            };
+            // SIGINT/SIGTERM: write the records so far and stop cleanly.
+            if let Err(e) = ctrlc::set_handler(|| {
+                datagen::STOP_REQUESTS.fetch_add(1, std::sync::atomic::Ordering::Relaxed);
+            }) {
+                eprintln!(
+                    "datagen: no signal handler ({e}); records are still flushed every few seconds"
+                );
+            }
             let opts = DatagenOptions {
                 source,
-                out: a.out,
+                out: out_file,
                 nodes: a.nodes.max(1),
                 threads: a.threads.clamp(1, MAX_THREADS),
-                seed: a.seed,
+                seed,
                 positions: a.positions,
                 games: a.games,
                 shard: parse_shard(&a.shard)?,
@@ -554,6 +590,7 @@ fn run_tool(cmd: Command) -> Result<(), String> {
                 append: a.append,
                 classical: a.eval.classical,
                 evalfile: a.eval.evalfile,
+                store,
             };
             drop(out);
             datagen::run(&opts, &mut std::io::stderr())

@@ -48,14 +48,27 @@ use crate::record::labels::Label;
 use crate::rng::SplitMix;
 use crate::rules::{self, Outcome, RuleSettings};
 use crate::time::Limits;
+use crate::tools::datastore::{self, ShardInfo};
 use crate::types::*;
 use std::io::{BufWriter, Write};
-use std::path::Path;
+use std::path::{Path, PathBuf};
 use std::sync::Mutex;
 use std::sync::atomic::{AtomicBool, AtomicU64, AtomicUsize, Ordering};
 use std::time::{Duration, Instant};
 
 pub const DEFAULT_NODES: u64 = 5_000;
+
+/// Signals asking the run to stop (the binary's SIGINT/SIGTERM handler
+/// counts them here). The first makes the run write what it has at once
+/// and stop after the games under way; the second ends the process right
+/// after that write.
+pub static STOP_REQUESTS: AtomicUsize = AtomicUsize::new(0);
+
+/// How often the records are flushed to disk (and a store's shard
+/// description rewritten).
+const FLUSH_EVERY: Duration = Duration::from_secs(5);
+/// How often the progress line is printed.
+const REPORT_EVERY: Duration = Duration::from_secs(10);
 
 /// Where the positions come from.
 #[derive(Clone, Debug)]
@@ -68,6 +81,21 @@ pub enum Source {
     Relabel(String),
     /// A TSV of positions already scored.
     Labels(String),
+}
+
+impl Source {
+    /// For a shard's description: `selfplay`, `games FILE`, ...
+    pub fn describe(&self) -> String {
+        match self {
+            Source::SelfPlay { openings: None } => "selfplay".into(),
+            Source::SelfPlay {
+                openings: Some(masters),
+            } => format!("selfplay openings {masters}"),
+            Source::Games(f) => format!("games {f}"),
+            Source::Relabel(f) => format!("relabel {f}"),
+            Source::Labels(f) => format!("labels {f}"),
+        }
+    }
 }
 
 #[derive(Clone, Debug)]
@@ -95,6 +123,9 @@ pub struct DatagenOptions {
     pub classical: bool,
     /// Search with the network in this file instead of the embedded one.
     pub evalfile: Option<String>,
+    /// The data store `out` is a shard of (its description is kept up to
+    /// date there), if any.
+    pub store: Option<PathBuf>,
 }
 
 impl Default for DatagenOptions {
@@ -114,6 +145,7 @@ impl Default for DatagenOptions {
             append: false,
             classical: false,
             evalfile: None,
+            store: None,
         }
     }
 }
@@ -369,12 +401,40 @@ pub fn run(opts: &DatagenOptions, log: &mut (impl Write + Send)) -> Result<(), S
     let searchers = (0..threads)
         .map(|_| Searcher::new(opts))
         .collect::<Result<Vec<_>, _>>()?;
+    let evaluation = searchers
+        .first()
+        .map_or(String::new(), |s| s.engine.evaluation_tag());
     if let Some(s) = searchers.first() {
         say(format!(
             "datagen: evaluation {}",
             s.engine.evaluation_name()
         ));
     }
+    let started = datastore::now();
+    let describe = |complete: bool| -> Result<(), String> {
+        let Some(dir) = &opts.store else {
+            return Ok(());
+        };
+        let file = Path::new(&opts.out)
+            .file_name()
+            .map_or(String::new(), |f| f.to_string_lossy().into_owned());
+        let info = ShardInfo {
+            file,
+            engine: crate::VERSION.to_string(),
+            evaluation: evaluation.clone(),
+            nodes: opts.nodes,
+            seed: opts.seed,
+            source: opts.source.describe(),
+            games: progress.games.load(Ordering::Relaxed),
+            positions: progress.positions.load(Ordering::Relaxed),
+            started,
+            updated: datastore::now(),
+            complete,
+        };
+        datastore::write_info(dir, &info)?;
+        datastore::write_manifest(dir)
+    };
+    describe(false)?;
     let next = AtomicU64::new(0);
     let active = AtomicUsize::new(threads);
     let failed: Mutex<Option<String>> = Mutex::new(None);
@@ -420,25 +480,46 @@ pub fn run(opts: &DatagenOptions, log: &mut (impl Write + Send)) -> Result<(), S
                 }
             });
         }
-        // A progress line every ten seconds until the workers are done, and
-        // the records so far on disk: a run stopped by Ctrl-C or a kill
-        // keeps all but its last seconds, in whole records.
+        // The records so far on disk every few seconds, and a progress line
+        // now and then, until the workers are done: a run killed outright
+        // keeps all but its last seconds, in whole records. A stop request
+        // writes at once.
         s.spawn(|| {
-            let mut last = Instant::now();
+            let (mut flushed, mut reported) = (Instant::now(), Instant::now());
+            let mut stops_seen = 0;
             while !progress.done.load(Ordering::Relaxed) {
                 std::thread::sleep(Duration::from_millis(100));
-                if last.elapsed() >= Duration::from_secs(10) {
-                    last = Instant::now();
-                    if let Err(e) = out.flush() {
+                let stops = STOP_REQUESTS.load(Ordering::Relaxed);
+                if flushed.elapsed() >= FLUSH_EVERY || stops > stops_seen {
+                    flushed = Instant::now();
+                    if let Err(e) = out.flush().and_then(|()| describe(false)) {
                         fail(e);
                     }
+                }
+                if stops > stops_seen {
+                    stops_seen = stops;
+                    say("datagen: stop requested: records written; stopping after the games under way (again to stop now)".into());
+                    progress.done.store(true, Ordering::Relaxed);
+                }
+                if reported.elapsed() >= REPORT_EVERY {
+                    reported = Instant::now();
                     say(progress_line(&progress, start, opts, &work));
+                }
+            }
+            // Workers finishing their games; a second request ends the
+            // process with what is on disk.
+            while active.load(Ordering::Relaxed) > 0 {
+                std::thread::sleep(Duration::from_millis(50));
+                if STOP_REQUESTS.load(Ordering::Relaxed) > stops_seen.max(1) {
+                    let _ = out.flush().and_then(|()| describe(true));
+                    std::process::exit(130);
                 }
             }
         });
     });
     progress.done.store(true, Ordering::Relaxed);
     out.flush()?;
+    describe(true)?;
     if let Ok(Some(e)) = failed.lock().map(|f| f.clone()) {
         return Err(e);
     }
