@@ -27,6 +27,7 @@
 //! - [`notation`]: move text in Chinese and WXF, written and read (ICCS lives with `Move`). Uses: bitboard, movegen, position, text.
 //! - [`rules`]: game results (mate, stalemate, perpetual check and chase, move limit, dead material). Uses: attacks, bitboard, movegen, position.
 //! - [`replay`]: the one legal replay: move text in any notation checked legal and made. Uses: notation, position.
+//! - [`diagram`]: the board drawn as SVG (discs with their characters, river, palaces, coordinates, flip, last move, arrows), for the match report and the `board` and `analyse --svg` tools. Uses: position.
 //! - [`perft`]: leaf counts of the legal move tree (`perft`, `divide`). Uses: movegen, position.
 //!
 //! **Evaluation and search**
@@ -86,6 +87,7 @@ pub mod bench;
 pub mod bitboard;
 pub mod book;
 pub mod clock;
+pub mod diagram;
 pub mod engine;
 pub mod eval;
 pub mod evaluate;
