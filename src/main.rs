@@ -89,6 +89,35 @@ enum Command {
         multipv: usize,
         #[command(flatten)]
         eval: EvalChoice,
+        /// Also draw the position as an SVG diagram, with the principal
+        /// variation's first moves as arrows, to this file.
+        #[arg(long, value_name = "FILE")]
+        svg: Option<String>,
+        /// Moves of the principal variation drawn as arrows.
+        #[arg(long, default_value_t = 3, value_name = "N")]
+        pv_arrows: usize,
+        #[command(flatten)]
+        drawing: DrawingArgs,
+    },
+    /// Draw a position as an SVG diagram: FEN and moves in, the board out,
+    /// with optional arrows (the drawing of `match --report` and `analyse
+    /// --svg`).
+    Board {
+        /// Position to start from (default: the start position).
+        #[arg(long)]
+        fen: Option<String>,
+        /// Moves played from the position, ICCS (`h2e2 h9g7`).
+        #[arg(long)]
+        moves: Option<String>,
+        /// Moves drawn as arrows, ICCS, the first boldest (a principal
+        /// variation, or moves to compare).
+        #[arg(long)]
+        arrows: Option<String>,
+        /// Where to write the SVG (default: standard output).
+        #[arg(short = 'o', long = "output", value_name = "FILE")]
+        output: Option<String>,
+        #[command(flatten)]
+        drawing: DrawingArgs,
     },
     /// Fit the evaluation weights to game results (Texel tuning) and write
     /// them as Rust source.
@@ -225,6 +254,31 @@ enum Command {
         #[arg(long)]
         trace: bool,
     },
+}
+
+/// How `board` and `analyse --svg` draw the board.
+#[derive(clap::Args)]
+struct DrawingArgs {
+    /// Black's view: Black at the bottom.
+    #[arg(long)]
+    flip: bool,
+    /// No coordinates on the edges.
+    #[arg(long)]
+    no_coordinates: bool,
+    /// Mark the last of --moves on the board.
+    #[arg(long)]
+    last_move: bool,
+}
+
+impl DrawingArgs {
+    fn options(&self, pos: &Position) -> chuhe::diagram::Options {
+        chuhe::diagram::Options {
+            flip: self.flip,
+            coordinates: !self.no_coordinates,
+            last_move: self.last_move.then(|| pos.last_move()),
+            ..chuhe::diagram::Options::default()
+        }
+    }
 }
 
 #[derive(Subcommand)]
@@ -495,8 +549,16 @@ fn run_tool(cmd: Command) -> Result<(), String> {
             hash,
             multipv,
             eval,
+            svg,
+            pv_arrows,
+            drawing,
         } => {
             let pos = apply_moves(position_from(fen.as_deref())?, moves.as_deref())?;
+            let picture = svg.map(|path| analyse::Picture {
+                path: path.into(),
+                options: drawing.options(&pos),
+                pv_moves: pv_arrows,
+            });
             let limits = match (depth, movetime) {
                 (_, Some(ms)) => Limits::movetime(ms),
                 (Some(d), None) => Limits::depth(d),
@@ -509,10 +571,36 @@ fn run_tool(cmd: Command) -> Result<(), String> {
                 multipv,
                 classical: eval.classical,
                 evalfile: eval.evalfile,
+                picture,
             };
             drop(out);
             let sink: Arc<Mutex<dyn Write + Send>> = Arc::new(Mutex::new(std::io::stdout()));
             analyse::run(pos, opts, sink)
+        }
+        Command::Board {
+            fen,
+            moves,
+            arrows,
+            output,
+            drawing,
+        } => {
+            let pos = apply_moves(position_from(fen.as_deref())?, moves.as_deref())?;
+            let arrows = arrows
+                .unwrap_or_default()
+                .split_whitespace()
+                .map(|t| Move::parse(t).ok_or_else(|| format!("arrow '{t}' is not an ICCS move")))
+                .collect::<Result<Vec<_>, _>>()?;
+            let svg = chuhe::diagram::svg(
+                &pos,
+                &chuhe::diagram::Options {
+                    arrows,
+                    ..drawing.options(&pos)
+                },
+            );
+            match output.as_deref() {
+                None | Some("-") => out.write_all(svg.as_bytes()).map_err(|e| e.to_string()),
+                Some(path) => std::fs::write(path, svg).map_err(|e| format!("{path}: {e}")),
+            }
         }
         Command::Tune {
             games,

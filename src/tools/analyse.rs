@@ -1,7 +1,10 @@
 //! `analyse`: search one position and print each iteration in a form meant
 //! for people (score in pawns, node counts with units, the principal
-//! variation), then the best move.
+//! variation), then the best move; with a picture asked for, the position
+//! as an SVG diagram with the principal variation's first moves as arrows
+//! ([`crate::diagram`]).
 
+use crate::diagram;
 use crate::engine::{Engine, GoRequest};
 use crate::position::Position;
 use crate::search::Report;
@@ -19,6 +22,17 @@ pub struct AnalyseOptions {
     pub classical: bool,
     /// The network file to evaluate with (`None`: the build's own).
     pub evalfile: Option<String>,
+    /// Draw the position with the principal variation's first moves.
+    pub picture: Option<Picture>,
+}
+
+/// `analyse --svg`: where the diagram goes and how it is drawn.
+pub struct Picture {
+    pub path: std::path::PathBuf,
+    /// The drawing (its arrows are the principal variation's).
+    pub options: diagram::Options,
+    /// How many of the principal variation's moves get an arrow.
+    pub pv_moves: usize,
 }
 
 /// Formats a score for people: pawns with two decimals, or "mate in N".
@@ -56,7 +70,30 @@ pub fn run(
     out: Arc<Mutex<dyn Write + Send>>,
 ) -> Result<(), String> {
     let sink = out.clone();
+    // The last principal variation (the first line's), for the picture.
+    let pv: Arc<Mutex<Vec<Move>>> = Arc::new(Mutex::new(Vec::new()));
+    let pv_seen = pv.clone();
     let reporter = Arc::new(move |r: Report| {
+        match &r {
+            Report::Iteration(i) if i.multipv <= 1 && !i.pv.is_empty() => {
+                if let Ok(mut p) = pv_seen.lock() {
+                    p.clone_from(&i.pv);
+                }
+            }
+            Report::BestMove {
+                best: Some(best),
+                ponder,
+                ..
+            } => {
+                // The move played leads the arrows, whatever the last line said.
+                if let Ok(mut p) = pv_seen.lock()
+                    && p.first() != Some(best)
+                {
+                    *p = std::iter::once(*best).chain(*ponder).collect();
+                }
+            }
+            _ => {}
+        }
         let Ok(mut w) = sink.lock() else { return };
         let _ = match r {
             Report::Iteration(i) => {
@@ -115,11 +152,24 @@ pub fn run(
         }
         let _ = writeln!(w, "evaluation: {}", engine.evaluation_name());
     }
+    let start = opts.picture.as_ref().map(|_| pos.clone());
     engine.set_position(pos);
     engine.go(GoRequest {
         limits: opts.limits,
         searchmoves: Vec::new(),
     });
     engine.wait();
+    if let (Some(picture), Some(start)) = (opts.picture, start) {
+        let line = pv.lock().map(|p| p.clone()).unwrap_or_default();
+        let options = diagram::Options {
+            arrows: line.into_iter().take(picture.pv_moves).collect(),
+            ..picture.options
+        };
+        std::fs::write(&picture.path, diagram::svg(&start, &options))
+            .map_err(|e| format!("{}: {e}", picture.path.display()))?;
+        if let Ok(mut w) = out.lock() {
+            let _ = writeln!(w, "diagram written to {}", picture.path.display());
+        }
+    }
     Ok(())
 }
