@@ -59,7 +59,7 @@
 //!
 //! **Front ends**
 //! - [`protocol`]: UCCI, UCI and CECP sessions on a byte stream. Uses: bench, clock (`level`), engine, eval (its terms for `eval`), movegen, options, perft, position, record (`ranks`), replay, rules, search, skill, text, thread, time, tt, wdl.
-//! - [`arena`]: matches between engine processes: client, clocks, referee, openings, PGN (written here, with the engines' comments) and JSON records, statistics. Uses: adjudicate, clock, notation, position, record, replay, rng, rules, text.
+//! - [`arena`]: matches between engine processes: client, clocks, referee, openings, PGN (written here, with the engines' comments) and JSON records, statistics, the HTML report. Uses: adjudicate, clock, diagram, notation, position, record, replay, rng, rules, text.
 //! - [`tools`]: the command-line tools (analyse, book, judge, timeplan, tune, spsa, datagen, train, wdl-fit, mates). Uses: anything above.
 //! - `main.rs`, the binary: the command line. Uses: anything above.
 //!

@@ -668,6 +668,7 @@ fn shards_merge_into_the_unsharded_match() {
     let with = |extra: &[String]| -> Vec<String> { base.iter().chain(extra).cloned().collect() };
     let whole = temp_path("whole.jsonl");
     let whole_pgn = temp_path("whole.pgn");
+    let whole_html = temp_path("whole.html");
     let report = chuhe(&with(&[
         "--concurrency".into(),
         "2".into(),
@@ -675,6 +676,8 @@ fn shards_merge_into_the_unsharded_match() {
         whole.display().to_string(),
         "--pgn".into(),
         whole_pgn.display().to_string(),
+        "--report".into(),
+        whole_html.display().to_string(),
     ]));
     let all = records(&whole);
     assert_eq!(all.len(), 10);
@@ -744,6 +747,30 @@ fn shards_merge_into_the_unsharded_match() {
         assert_eq!(tags(w), tags(g));
         assert_eq!(w.replay().unwrap().1, g.replay().unwrap().1);
     }
+    // The match's page is the page `match report` makes of its records;
+    // the shards' page has the same results.
+    let page = std::fs::read_to_string(&whole_html).unwrap();
+    let rebuilt = temp_path("rebuilt.html");
+    let mut args: Vec<String> = vec!["match".into(), "report".into()];
+    args.extend([whole.display().to_string(), "-o".into()]);
+    args.push(rebuilt.display().to_string());
+    chuhe(&args);
+    assert!(
+        page == std::fs::read_to_string(&rebuilt).unwrap(),
+        "pages differ"
+    );
+    let mut args: Vec<String> = vec!["match".into(), "report".into(), "-o".into()];
+    args.push(rebuilt.display().to_string());
+    args.extend(parts.iter().map(|p| p.display().to_string()));
+    chuhe(&args);
+    let shards_page = std::fs::read_to_string(&rebuilt).unwrap();
+    let results = |page: &str| -> String {
+        let from = page.find("<section id=\"results\">").unwrap();
+        page[from..from + page[from..].find("</section>").unwrap()].to_string()
+    };
+    assert_eq!(results(&page), results(&shards_page));
+    assert!(shards_page.contains(" · 3 shards"));
+    assert_eq!(shards_page.matches("<tr class=\"game\"").count(), 10);
     // A machine-readable status with the SPRT evaluated on the merge.
     let mut args: Vec<String> = vec!["match".into(), "merge".into(), "--status".into()];
     args.extend(["--sprt".into(), "elo1=10".into()]);
@@ -775,6 +802,7 @@ fn shards_merge_into_the_unsharded_match() {
     for p in parts
         .iter()
         .chain([&whole, &whole_pgn, &cut, &merged_pgn, &other, &otherwise])
+        .chain([&whole_html, &rebuilt])
     {
         let _ = std::fs::remove_file(p);
     }

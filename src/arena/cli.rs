@@ -10,6 +10,7 @@ use super::engine::EngineSpec;
 use super::game::{Adjudication, DrawAdjudication, RefereeSettings};
 use super::merge::MergeArgs;
 use super::openings::{self, Opening, Order};
+use super::report::ReportArgs;
 use super::stats::Sprt;
 use crate::rules::RuleSettings;
 use clap::{Arg, ArgAction, ArgMatches, Args, Command, FromArgMatches};
@@ -134,6 +135,11 @@ pub struct MatchOptions {
     /// --seed, openings and shard as the run that wrote them).
     #[arg(long, requires = "json")]
     pub resume: bool,
+    /// Write the match's report to this HTML page (replaced): results,
+    /// charts and every game on a board, one file that opens from disk.
+    /// A running match rewrites it as games finish.
+    #[arg(long, value_name = "FILE")]
+    pub report: Option<PathBuf>,
 }
 
 /// `chuhe match` arguments: the options plus one token list per engine.
@@ -143,6 +149,8 @@ pub struct MatchArgs {
     pub engines: Vec<Vec<String>>,
     /// `chuhe match merge ...`, when given.
     pub merge: Option<MergeArgs>,
+    /// `chuhe match report ...`, when given.
+    pub report: Option<ReportArgs>,
 }
 
 const ENGINE_HELP: &str = "An engine, as KEY=VALUE tokens (give at least two --engine): \
@@ -152,12 +160,14 @@ ranks=0|1 (1: UCI moves numbered from rank 1), and per-engine limits tc=, moveti
 
 const EXAMPLES: &str = "Examples:
   chuhe match --engine cmd=./chuhe name=new --engine cmd=./chuhe-base name=base \\
-      --each hash=64 threads=1 --tc 10+0.1 --games 200 --concurrency 2 --pgn new-base.pgn
+      --each hash=64 threads=1 --tc 10+0.1 --games 200 --concurrency 2 --pgn new-base.pgn \\
+      --report new-base.html
   chuhe match --engine cmd=./chuhe --engine cmd=eleeye --tc 40/60 --sprt elo0=0 elo1=5
   chuhe match --engine cmd=./chuhe --engine cmd=fairy-stockfish proto=ucci --depth 8
   chuhe match --engine cmd=./chuhe --engine cmd=./base --nodes 20000 --games 400 \
       --seed 7 --shard 3/10 --json shard3.jsonl      (one tenth of the match)
   chuhe match merge shard*.jsonl --pgn all.pgn --sprt elo0=0 elo1=5
+  chuhe match report shard*.jsonl -o match.html --sprt elo0=0 elo1=5
 
 A game is lost by an illegal move (logged with its FEN and reason), nobestmove
 while legal moves remain, a reply later than the clock plus --grace, a crash or
@@ -179,10 +189,15 @@ impl FromArgMatches for MatchArgs {
             .subcommand_matches("merge")
             .map(MergeArgs::from_arg_matches)
             .transpose()?;
+        let report = m
+            .subcommand_matches("report")
+            .map(ReportArgs::from_arg_matches)
+            .transpose()?;
         Ok(MatchArgs {
             options,
             engines,
             merge,
+            report,
         })
     }
 
@@ -200,6 +215,10 @@ impl Args for MatchArgs {
             .subcommand(MergeArgs::augment_args(Command::new("merge")).about(
                 "Combine the JSON records of a match's games (the --json files of its \
                  shards) into its summary and PGN; each game counts once",
+            ))
+            .subcommand(ReportArgs::augment_args(Command::new("report")).about(
+                "Write the HTML report of a match from the JSON records of its games \
+                 (the --json files of its shards): results, charts, every game on a board",
             ))
             .arg(
                 Arg::new("engine")
@@ -329,6 +348,7 @@ impl MatchArgs {
             shard,
             json: o.json.clone(),
             resume: o.resume,
+            report: o.report.clone(),
         })
     }
 }

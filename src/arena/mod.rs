@@ -13,6 +13,9 @@
 //! - [`json`]: one JSON record per game (`--json`), read back by
 //! - [`merge`]: `chuhe match merge`, the summary and PGN of any set of
 //!   such files (the shards of one match);
+//! - [`report`]: the HTML page of a match (`--report`, rewritten as games
+//!   finish, and `chuhe match report` from the records), its charts drawn
+//!   by [`plot`];
 //! - [`cli`]: the command-line arguments.
 //!
 //! With two engines the match is one pairing; with more, the first engine
@@ -40,7 +43,9 @@ pub mod game;
 pub mod json;
 pub mod merge;
 pub mod openings;
+pub mod plot;
 pub mod record;
+pub mod report;
 pub mod stats;
 
 use clock::MatchLimits;
@@ -86,6 +91,8 @@ pub struct MatchConfig {
     pub json: Option<PathBuf>,
     /// Count the games already recorded in `json` and play only the rest.
     pub resume: bool,
+    /// Write the HTML report here, rewritten as games finish.
+    pub report: Option<PathBuf>,
 }
 
 /// One game to play: engine `first` against `second`, `first` has Red
@@ -562,11 +569,31 @@ fn open_append(path: Option<&PathBuf>) -> Result<Option<File>, String> {
     .transpose()
 }
 
-/// Where finished games go: the PGN file and the JSON records, each when
-/// asked for.
+/// How often a running match rewrites its report, at most: a page of
+/// hundreds of games takes a moment to write.
+const REPORT_EVERY: std::time::Duration = std::time::Duration::from_secs(5);
+
+/// The report of a running match: its games so far and when the page was
+/// last written.
+struct LiveReport {
+    path: PathBuf,
+    page: report::Page,
+    written: Option<std::time::Instant>,
+}
+
+impl LiveReport {
+    fn write(&mut self, live: bool) -> Result<(), String> {
+        self.written = Some(std::time::Instant::now());
+        self.page.write(&self.path, live)
+    }
+}
+
+/// Where finished games go: the PGN file, the JSON records and the report,
+/// each when asked for.
 struct Outputs {
     pgn: Option<File>,
     json: Option<File>,
+    report: Option<LiveReport>,
     match_id: json::MatchId,
     /// Each engine's play settings, recorded with every game.
     settings: Vec<String>,
@@ -583,6 +610,11 @@ impl Outputs {
         Ok(Outputs {
             pgn: open_append(config.pgn.as_ref())?,
             json: open_append(config.json.as_ref())?,
+            report: config.report.clone().map(|path| LiveReport {
+                path,
+                page: report::Page::new(config.sprt),
+                written: None,
+            }),
             match_id: json::MatchId::of(config),
             settings: config.engines.iter().map(|e| e.play_settings()).collect(),
             event: config.event.clone(),
@@ -611,6 +643,18 @@ impl Outputs {
         }
     }
 
+    /// The JSON record of a finished game.
+    fn record(&self, task: &Task, game: &GameRecord) -> json::GameLine {
+        json::GameLine::new(
+            &self.match_id,
+            &self.settings,
+            self.shard,
+            task,
+            &self.header(task),
+            game,
+        )
+    }
+
     /// Writes a finished game to each output; the first failure, if any.
     fn write(&mut self, task: &Task, game: &GameRecord) -> Result<(), String> {
         let header = self.header(task);
@@ -620,17 +664,20 @@ impl Outputs {
         {
             failure.get_or_insert(format!("writing the PGN: {e}"));
         }
-        if let Some(out) = self.json.as_mut() {
-            let line = json::GameLine::new(
-                &self.match_id,
-                &self.settings,
-                self.shard,
-                task,
-                &header,
-                game,
-            );
-            if let Err(e) = line.write(out) {
+        if self.json.is_some() || self.report.is_some() {
+            let line = self.record(task, game);
+            if let Some(out) = self.json.as_mut()
+                && let Err(e) = line.write(out)
+            {
                 failure.get_or_insert(format!("writing the JSON records: {e}"));
+            }
+            if let Some(r) = self.report.as_mut() {
+                r.page.add(line);
+                if r.written.is_none_or(|t| t.elapsed() >= REPORT_EVERY)
+                    && let Err(e) = r.write(true)
+                {
+                    failure.get_or_insert(format!("writing the report: {e}"));
+                }
             }
         }
         failure.map_or(Ok(()), Err)
@@ -652,7 +699,7 @@ fn recorded_games(
     config: &MatchConfig,
     tasks: &[Task],
     outputs: &Outputs,
-) -> Result<Vec<(Task, GameRecord)>, String> {
+) -> Result<Vec<(Task, GameRecord, json::GameLine)>, String> {
     let Some(path) = config.json.as_ref().filter(|_| config.resume) else {
         return Ok(Vec::new());
     };
@@ -718,7 +765,8 @@ fn recorded_games(
             }
             Some(_) => {}
         }
-        games.entry(task.number).or_insert((task, g.record()?));
+        let record = g.record()?;
+        games.entry(task.number).or_insert((task, record, g));
     }
     if unsettled > 0 {
         eprintln!(
@@ -783,8 +831,16 @@ pub fn run(config: MatchConfig) -> Result<MatchSummary, String> {
         width: 0,
     };
     progress.note(&match_line(&config, &limits, tasks.len()));
-    for (task, game) in &recorded {
+    for (task, game, line) in &recorded {
         summary.count(task, game);
+        if let Some(r) = outputs.report.as_mut() {
+            r.page.add(line.clone());
+        }
+    }
+    // The page is there from the start (with the resumed games, if any);
+    // the first finished game rewrites it at once.
+    if let Some(r) = &outputs.report {
+        r.page.write(&r.path, true)?;
     }
     if config.resume {
         summary.update_sprt();
@@ -794,7 +850,8 @@ pub fn run(config: MatchConfig) -> Result<MatchSummary, String> {
             summary.progress_line()
         ));
     }
-    let played: std::collections::HashSet<u32> = recorded.iter().map(|(t, _)| t.number).collect();
+    let played: std::collections::HashSet<u32> =
+        recorded.iter().map(|(t, _, _)| t.number).collect();
     let tasks: Vec<Task> = if summary.sprt_decided() {
         Vec::new()
     } else {
@@ -872,6 +929,11 @@ pub fn run(config: MatchConfig) -> Result<MatchSummary, String> {
         let _ = w.join();
     }
     progress.finish();
+    if let Some(r) = outputs.report.as_mut()
+        && let Err(e) = r.write(false)
+    {
+        fatal.get_or_insert(format!("writing the report: {e}"));
+    }
     match fatal {
         Some(e) => Err(e),
         None => Ok(summary),
@@ -883,6 +945,9 @@ pub fn run(config: MatchConfig) -> Result<MatchSummary, String> {
 pub fn run_cli(args: &cli::MatchArgs) -> Result<(), String> {
     if let Some(m) = &args.merge {
         return merge::run_cli(m);
+    }
+    if let Some(r) = &args.report {
+        return report::run_cli(r);
     }
     let config = args.to_config()?;
     let summary = run(config)?;
