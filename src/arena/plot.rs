@@ -209,6 +209,8 @@ fn rule(s: &mut String, f: &Frame, r: &Rule) {
         return;
     }
     let y = f.py(r.y);
+    // The label above the line, or below it when the line runs along the top.
+    let label_y = if y - TOP < 16.0 { y + 12.0 } else { y - 4.0 };
     let _ = write!(
         s,
         "<line x1=\"{LEFT}\" x2=\"{}\" y1=\"{y:.1}\" y2=\"{y:.1}\" stroke=\"{}\" \
@@ -216,7 +218,7 @@ fn rule(s: &mut String, f: &Frame, r: &Rule) {
         WIDTH - RIGHT,
         escape(&r.colour),
         WIDTH - RIGHT - 4.0,
-        y - 4.0,
+        label_y,
         escape(&r.colour),
         escape(&r.label)
     );

@@ -239,7 +239,7 @@
     } else if (state.ply === 0) movesBox.scrollTop = 0;
     var n = state.game.mv.length, g = state.game;
     plyText.textContent = state.ply === 0 ? 'start' :
-      'move ' + state.ply + ' of ' + n + (state.ply <= g.book ? ' (opening)' : '');
+      'ply ' + state.ply + ' of ' + n + (state.ply <= g.book ? ' (opening)' : '');
   }
 
   function remember() {

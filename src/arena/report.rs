@@ -708,7 +708,7 @@ fn viewer(h: &mut String, games: &[&GameLine]) {
          <div id=\"game-list\"><input id=\"filter\" type=\"search\" placeholder=\"filter games: \
          engine, result, ending, opening\" aria-label=\"filter games\">\
          <table><thead><tr><th>#</th><th class=\"l\">Red</th><th class=\"l\">Black</th>\
-         <th>result</th><th class=\"l\">ending</th><th>moves</th><th class=\"l\">opening</th>\
+         <th>result</th><th class=\"l\">ending</th><th>plies</th><th class=\"l\">opening</th>\
          </tr></thead><tbody>",
     );
     for g in games {
@@ -726,7 +726,7 @@ fn viewer(h: &mut String, games: &[&GameLine]) {
             escape(&g.black),
             escape(&g.result),
             escape(&g.termination),
-            g.moves.len(),
+            g.opening.moves.len() + g.moves.len(),
             escape(&g.opening.label),
             n = g.game + 1,
         );
