@@ -401,7 +401,12 @@ fn arrows(s: &mut String, g: &Geometry, id: &str, moves: &[Move]) {
             ARROW_COLOURS[colour]
         );
         if moves.len() > 1 {
-            let (xm, ym) = ((xa as f64 + xe) / 2.0, (ya as f64 + ye) / 2.0);
+            // Near the start, so that a one-step arrow's number does not
+            // hide its head.
+            let (xm, ym) = (
+                xa as f64 + 0.3 * (xe - xa as f64),
+                ya as f64 + 0.3 * (ye - ya as f64),
+            );
             let _ = write!(
                 s,
                 "<circle cx=\"{xm:.1}\" cy=\"{ym:.1}\" r=\"8\" fill=\"{}\"/><text x=\"{xm:.1}\" \
