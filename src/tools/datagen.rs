@@ -420,7 +420,7 @@ pub fn run(opts: &DatagenOptions, log: &mut (impl Write + Send)) -> Result<(), S
             .map_or(String::new(), |f| f.to_string_lossy().into_owned());
         let info = ShardInfo {
             file,
-            engine: crate::VERSION.to_string(),
+            engine: env!("CHUHE_VERSION").to_string(),
             evaluation: evaluation.clone(),
             nodes: opts.nodes,
             seed: opts.seed,
