@@ -843,4 +843,27 @@ mod tests {
         let start = searcher.search(Position::startpos(), Limits::depth(3));
         assert!(start.best.is_some() && start.score.abs() < MATE_BOUND);
     }
+
+    #[test]
+    fn a_node_limit_stops_the_search_at_that_count() {
+        let (mut searcher, _) = Searcher::new(&SearchSetup {
+            hash_mb: 1,
+            ..SearchSetup::default()
+        })
+        .expect("the embedded network loads");
+        let at = |s: &mut Searcher, n: u64| {
+            s.new_game();
+            let limits = Limits {
+                nodes: Some(n),
+                ..Limits::default()
+            };
+            s.search(Position::startpos(), limits).nodes
+        };
+        // Not the next multiple of the 1,024-node beat: the limit itself,
+        // give or take the nodes entered while the search unwinds.
+        for n in [500, 700, 2_500, 5_000] {
+            let nodes = at(&mut searcher, n);
+            assert!((n..n + 64).contains(&nodes), "nodes {n}: searched {nodes}");
+        }
+    }
 }

@@ -346,6 +346,10 @@ pub struct Worker {
     last_currmove_report: Option<Instant>,
     tm: Option<TimeManager>,
     nodes_limit: Option<u64>,
+    /// The node count at which this thread checks the limits off its usual
+    /// 1,024-node beat: the node limit itself, so that `go nodes N` stops at
+    /// N (one thread) rather than at the next multiple of 1,024.
+    exact_stop_at: u64,
     was_pondering: bool,
     /// Recent static evaluations by key (positions recur often in a tree).
     eval_cache: Vec<(u64, Score)>,
@@ -462,6 +466,7 @@ impl Worker {
             last_currmove_report: None,
             tm: None,
             nodes_limit: None,
+            exact_stop_at: u64::MAX,
             was_pondering: false,
             eval_cache: vec![(0, 0); EVAL_CACHE_SIZE],
             knowledge: Level::Large,
@@ -606,6 +611,7 @@ impl Worker {
         self.last_currmove_report = None;
         self.frames.fill(Frame::default());
         self.nodes_limit = job.limits.nodes;
+        self.exact_stop_at = job.limits.nodes.unwrap_or(u64::MAX);
         self.was_pondering = job.limits.ponder;
         self.set_evaluation(job);
         if self.tun != job.tunables {
@@ -828,7 +834,7 @@ impl Worker {
     #[inline(always)]
     fn tick(&mut self, job: &SearchJob) {
         self.nodes += 1;
-        if self.nodes & 1023 == 0 {
+        if self.nodes & 1023 == 0 || self.nodes == self.exact_stop_at {
             job.shares[self.id]
                 .nodes
                 .store(self.nodes, Ordering::Relaxed);
