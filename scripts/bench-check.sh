@@ -37,7 +37,7 @@ read -r commit expected <<<"$line"
 
 if [ -z "$bin" ]; then
     cargo build --release --quiet
-    bin=target/release/chuhe
+    bin=${CARGO_TARGET_DIR:-target}/release/chuhe
 fi
 actual=$("$bin" bench | awk '/^Nodes searched:/ { print $3 }')
 if [ -z "$actual" ]; then

@@ -6,9 +6,10 @@ set -euo pipefail
 cd "$(dirname "$0")/.."
 
 cargo build --release --quiet
-venv=target/cchess-venv
+target=${CARGO_TARGET_DIR:-$PWD/target}
+venv=$target/cchess-venv
 if [ ! -x "$venv/bin/python" ]; then
     python3 -m venv "$venv"
 fi
 "$venv/bin/python" -m pip install --quiet --disable-pip-version-check "cchess==1.25.5"
-timeout 120 "$venv/bin/python" scripts/cchess_drive.py "$PWD/target/release/chuhe"
+timeout 120 "$venv/bin/python" scripts/cchess_drive.py "$target/release/chuhe"
