@@ -373,6 +373,16 @@ impl Engine {
         }
     }
 
+    /// The settings of a search run by a tool rather than a host: `setup`'s
+    /// table, threads, tunables and evaluation, and no book.
+    pub fn configure_for_tools(&mut self, setup: &SearchSetup) -> Result<(), String> {
+        self.options.hash_mb = setup.hash_mb;
+        self.options.threads = setup.threads;
+        self.options.tunables = setup.tunables;
+        self.options.use_book = false;
+        self.choose_evaluation(setup.classical, setup.evalfile.as_deref())
+    }
+
     /// The loaded network, named by its source and hash.
     pub fn network_name(&self) -> String {
         format!(
@@ -574,11 +584,7 @@ impl Searcher {
                 a.depth = depth;
             }
         }));
-        engine.options.hash_mb = setup.hash_mb;
-        engine.options.threads = setup.threads;
-        engine.options.tunables = setup.tunables;
-        engine.options.use_book = false;
-        engine.choose_evaluation(setup.classical, setup.evalfile.as_deref())?;
+        engine.configure_for_tools(setup)?;
         let note = engine.prepare();
         Ok((Searcher { engine, answer }, note))
     }

@@ -566,11 +566,14 @@ fn run_tool(cmd: Command) -> Result<(), String> {
             };
             let opts = analyse::AnalyseOptions {
                 limits,
-                threads: threads.clamp(1, MAX_THREADS),
-                hash_mb: hash.clamp(1, chuhe::options::MAX_HASH_MB),
+                setup: SearchSetup {
+                    threads: threads.clamp(1, MAX_THREADS),
+                    hash_mb: hash.clamp(1, chuhe::options::MAX_HASH_MB),
+                    classical: eval.classical,
+                    evalfile: eval.evalfile,
+                    ..SearchSetup::default()
+                },
                 multipv,
-                classical: eval.classical,
-                evalfile: eval.evalfile,
                 picture,
             };
             drop(out);

@@ -5,7 +5,7 @@
 //! ([`crate::diagram`]).
 
 use crate::diagram;
-use crate::engine::{Engine, GoRequest};
+use crate::engine::{Engine, GoRequest, SearchSetup};
 use crate::position::Position;
 use crate::search::Report;
 use crate::time::Limits;
@@ -15,13 +15,9 @@ use std::sync::{Arc, Mutex};
 
 pub struct AnalyseOptions {
     pub limits: Limits,
-    pub threads: usize,
-    pub hash_mb: usize,
+    /// Table, threads and evaluation.
+    pub setup: SearchSetup,
     pub multipv: usize,
-    /// Search with the classical evaluation instead of the network.
-    pub classical: bool,
-    /// The network file to evaluate with (`None`: the build's own).
-    pub evalfile: Option<String>,
     /// Draw the position with the principal variation's first moves.
     pub picture: Option<Picture>,
 }
@@ -140,11 +136,8 @@ pub fn run(
         let _ = w.flush();
     });
     let mut engine = Engine::new(reporter);
-    engine.options.hash_mb = opts.hash_mb;
-    engine.options.threads = opts.threads;
+    engine.configure_for_tools(&opts.setup)?;
     engine.options.multipv = opts.multipv.max(1);
-    engine.options.use_book = false;
-    engine.choose_evaluation(opts.classical, opts.evalfile.as_deref())?;
     let note = engine.prepare();
     if let Ok(mut w) = out.lock() {
         if let Some(note) = note {
