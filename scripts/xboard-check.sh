@@ -8,6 +8,12 @@
 # claimed by the rules; resignation counts too) with no illegal move, no
 # forfeit, no engine crash and no protocol error from chuhe.
 #
+# Nothing may hang it: XBoard never flags an engine that stops answering,
+# so the script watches the debug log. A game that writes nothing for 90 s
+# is stopped (its whole process group, TERM then KILL) and blamed on the
+# engine that owed a move; every game also has a hard limit from its clock.
+# MaxQi's crashes and stalls replay the game with a WARNING (three tries).
+#
 # The adapter: polyglot is what XBoard uses for -fUCI by default, but
 # Debian's polyglot (2.0.4) is a chess-only build: it announces
 # variants="normal" whatever the engine says and checks moves on a chess
@@ -129,52 +135,111 @@ maxqi_died() {
     ps -o stat=,comm= --ppid "$xboard" 2>/dev/null | grep -q '^Z.*maxqi'
 }
 
+# The engine (first|second) that owes a move in XBoard's debug log $1: the
+# last one sent `go` or the opponent's move that has not answered since.
+engine_on_move() {
+    awk '
+        / >(first|second) *: *(go|usermove|[a-i][0-9][a-i][0-9])/ {
+            owes = ($2 ~ /^>first/) ? "first" : "second"
+        }
+        / <(first|second) *: *move / {
+            side = ($2 ~ /^<first/) ? "first" : "second"
+            if (side == owes) owes = ""
+        }
+        END { print owes }' "$1"
+}
+
+# Stops the game under timeout PID $1 and everything in its process group
+# (timeout leads one: XBoard, the engines, the adapter): TERM, then KILL,
+# so that no step of the check can wait for ever on a stuck process.
+stop_game() {
+    kill -TERM -- "-$1" 2>/dev/null || true
+    for _ in $(seq 50); do
+        kill -0 "$1" 2>/dev/null || break
+        sleep 0.1
+    done
+    kill -KILL -- "-$1" 2>/dev/null || true
+    wait "$1" 2>/dev/null || true
+}
+
+# Seconds after which a game with this clock must be over: both sides
+# spend their base time and the increments of 300 moves, plus a minute of
+# start-up and slack. Anything longer is a hang.
+game_limit() {
+    local base=$1 inc=$2
+    local secs=$((10#${base%%:*} * 60 + 10#${base##*:}))
+    awk -v b="$secs" -v i="$inc" 'BEGIN { printf "%d", 2 * (b + 300 * i) + 60 }'
+}
+limit=$(game_limit "$tc" "$inc")
+# Without a line in XBoard's log for this long, the game is stuck (both
+# engines post their thinking, so a live game writes every few seconds).
+stall_secs=90
+
 # play NAME chuhe-is-first(1|0) [extra xboard args...]
-# MaxQi (not chuhe) segfaults now and then in deep searches; such a game
-# is played once more, with a WARNING. A second crash fails the check.
+# MaxQi (not chuhe) segfaults or stalls now and then in deep searches; such
+# a game is played again, with a WARNING. A third failure of MaxQi fails
+# the check.
 play() {
     local attempt rc
-    for attempt in 1 2; do
+    for attempt in 1 2 3; do
         rc=0
         play_once "$@" || rc=$?
         [ "$rc" -eq 3 ] || return 0
-        say "WARNING: $1: MaxQi crashed (not chuhe); playing the game again"
+        say "WARNING: $1: MaxQi failed (not chuhe); playing the game again"
     done
-    fail "$1: MaxQi crashed twice"
+    fail "$1: MaxQi failed three times"
 }
 
+# Returns 3 when MaxQi crashed or stalled; fails the check when chuhe (or
+# its adapter, or XBoard) did.
 play_once() {
     local name=$1 first=$2
     shift 2
     rm -f "$out/$name.pgn" "$out/$name.debug" "$out/$name.png"
-    local players
+    local players maxqi_side
     if [ "$first" = 1 ]; then
         players=(-fcp "$engine" -fd "$out/work" -scp "$MAXQI" -sd "$out/work")
+        maxqi_side=second
     else
         players=(-fcp "$MAXQI" -fd "$out/work" -scp "$engine" -sd "$out/work")
+        maxqi_side=first
     fi
-    say "game '$name' ($tc + ${inc}s), chuhe plays $([ "$first" = 1 ] && echo Red || echo Black)"
-    timeout 900 "$XBOARD" -variant xiangqi "${players[@]}" "$@" \
+    say "game '$name' ($tc + ${inc}s, at most ${limit} s), chuhe plays $([ "$first" = 1 ] && echo Red || echo Black)"
+    timeout -k 10 "$limit" "$XBOARD" -variant xiangqi "${players[@]}" "$@" \
         -mg 1 -tc "$tc" -inc "$inc" -sgf "$out/$name.pgn" -pgnExtendedInfo true \
         -debug -nameOfDebugFile "$out/$name.debug" \
         -settingsFile "$out/work/xboardrc" -saveSettingsOnExit false \
         -xponder -xexit -showThinking true -size Medium \
         >"$out/work/$name.out" 2>&1 &
-    local xb=$! shots=0
+    local xb=$! shots=0 size=-1 still=0
     # A screenshot every two seconds while the game runs; the last one
     # taken before XBoard closes its window is kept.
     while kill -0 "$xb" 2>/dev/null; do
         sleep 2
         if maxqi_died "$xb"; then
-            kill "$xb" 2>/dev/null
-            pkill -P "$xb" 2>/dev/null || true
-            wait "$xb" 2>/dev/null || true
+            stop_game "$xb"
             return 3
         fi
+        local now
+        now=$(stat -c %s "$out/$name.debug" 2>/dev/null || echo 0)
+        if [ "$now" = "$size" ]; then
+            still=$((still + 2))
+        else
+            size=$now still=0
+        fi
+        if [ "$still" -ge "$stall_secs" ]; then
+            local owes
+            owes=$(engine_on_move "$out/$name.debug")
+            stop_game "$xb"
+            say "$name: no word from XBoard or either engine for ${still} s; '${owes:-nobody}' was to move"
+            tail -n 15 "$out/$name.debug" | sed 's/^/  | /' >&2
+            [ "$owes" = "$maxqi_side" ] && return 3
+            fail "$name: the game stalled with chuhe (or XBoard) to move"
+        fi
         local win
-        win=$(xwininfo -root -tree 2>/dev/null | awk '/"Xboard"/ && / vs\. / { print $1; exit }') || true
-        if [ -n "$win" ] && xwd -id "$win" -silent 2>/dev/null >"$out/work/shot.xwd" &&
-            /usr/bin/convert "xwd:$out/work/shot.xwd" "$out/work/shot.png" 2>/dev/null &&
+        win=$(timeout 10 xwininfo -root -tree 2>/dev/null | awk '/"Xboard"/ && / vs\. / { print $1; exit }') || true
+        if [ -n "$win" ] && timeout 10 xwd -id "$win" -silent 2>/dev/null >"$out/work/shot.xwd" &&
+            timeout 20 /usr/bin/convert "xwd:$out/work/shot.xwd" "$out/work/shot.png" 2>/dev/null &&
             kill -0 "$xb" 2>/dev/null; then
             mv "$out/work/shot.png" "$out/$name.png"
             shots=$((shots + 1))
@@ -182,7 +247,17 @@ play_once() {
     done
     local rc=0
     wait "$xb" || rc=$?
-    [ "$rc" -eq 0 ] || fail "$name: xboard exited with status $rc (see $out/work/$name.out)"
+    if [ "$rc" -ne 0 ]; then
+        # XBoard exits (it never pops up a dialog: -xexit) when an engine's
+        # pipe closes; MaxQi's crash is retried, anything else fails.
+        if grep -a -q -i -E "(${maxqi_side}|maxqi).*exited unexpectedly|exited unexpectedly.*maxqi" \
+            "$out/work/$name.out" "$out/$name.debug" 2>/dev/null; then
+            return 3
+        fi
+        [ "$rc" -eq 124 ] || [ "$rc" -eq 137 ] &&
+            fail "$name: still running after ${limit} s (see $out/$name.debug)"
+        fail "$name: xboard exited with status $rc (see $out/work/$name.out)"
+    fi
     [ "$shots" -gt 0 ] || fail "$name: no screenshot could be taken"
 }
 
