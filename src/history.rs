@@ -150,13 +150,83 @@ impl CounterMoves {
     }
 }
 
-/// All of one thread's ordering statistics.
+/// Entries per side in each correction table (powers of two).
+const PAWN_CORRECTION_SIZE: usize = 1 << 14;
+const MATERIAL_CORRECTION_SIZE: usize = 1 << 13;
+
+/// Bound of a correction entry, in `CORRECTION_GRAIN`ths of a score unit.
+pub const CORRECTION_MAX: i32 = 64 * CORRECTION_GRAIN;
+/// Correction entries hold score units times this.
+pub const CORRECTION_GRAIN: i32 = 32;
+
+/// Correction history: how far the searched score of positions with the
+/// same pawn structure, and with the same material, has run from their
+/// static evaluation, by side to move. The static evaluation is moved by
+/// a weighted sum of the two before pruning decisions use it: a network or
+/// a hand-written evaluation that misjudges a structure does so again and
+/// again, and the search measures it every time.
+pub struct CorrectionHistory {
+    pawn: Box<[[i16; PAWN_CORRECTION_SIZE]; 2]>,
+    material: Box<[[i16; MATERIAL_CORRECTION_SIZE]; 2]>,
+}
+
+impl Default for CorrectionHistory {
+    fn default() -> Self {
+        CorrectionHistory {
+            pawn: Box::new([[0; PAWN_CORRECTION_SIZE]; 2]),
+            material: Box::new([[0; MATERIAL_CORRECTION_SIZE]; 2]),
+        }
+    }
+}
+
+impl CorrectionHistory {
+    /// The correction in score units: each table's entry weighted by
+    /// `weights` (pawn, material) in 256ths.
+    #[inline(always)]
+    pub fn correction(
+        &self,
+        c: Color,
+        pawn_key: u64,
+        material_key: u64,
+        weights: (i32, i32),
+    ) -> i32 {
+        let p = self.pawn[c.index()][pawn_key as usize & (PAWN_CORRECTION_SIZE - 1)] as i32;
+        let m =
+            self.material[c.index()][material_key as usize & (MATERIAL_CORRECTION_SIZE - 1)] as i32;
+        (p * weights.0 + m * weights.1) / (256 * CORRECTION_GRAIN)
+    }
+
+    /// Moves both entries toward `bonus` (in `CORRECTION_GRAIN`ths).
+    pub fn update(&mut self, c: Color, pawn_key: u64, material_key: u64, bonus: i32) {
+        let b = bonus.clamp(-CORRECTION_MAX / 4, CORRECTION_MAX / 4);
+        let entries = [
+            &mut self.pawn[c.index()][pawn_key as usize & (PAWN_CORRECTION_SIZE - 1)],
+            &mut self.material[c.index()][material_key as usize & (MATERIAL_CORRECTION_SIZE - 1)],
+        ];
+        for e in entries {
+            let v = *e as i32;
+            *e = (v + b - v * b.abs() / CORRECTION_MAX) as i16;
+        }
+    }
+
+    pub fn clear(&mut self) {
+        for side in self.pawn.iter_mut() {
+            side.fill(0);
+        }
+        for side in self.material.iter_mut() {
+            side.fill(0);
+        }
+    }
+}
+
+/// All of one thread's ordering and evaluation-correction statistics.
 #[derive(Default)]
 pub struct Histories {
     pub butterfly: ButterflyHistory,
     pub captures: CaptureHistory,
     pub continuation: ContinuationHistory,
     pub counters: CounterMoves,
+    pub correction: CorrectionHistory,
 }
 
 impl Histories {
@@ -165,6 +235,7 @@ impl Histories {
         self.captures.clear();
         self.continuation.clear();
         self.counters.clear();
+        self.correction.clear();
     }
 }
 
@@ -183,5 +254,34 @@ mod tests {
             gravity(&mut e, -1800);
         }
         assert!(e as i32 >= -HISTORY_MAX && (e as i32) < -HISTORY_MAX + 2000);
+    }
+
+    #[test]
+    fn corrections_follow_the_error_and_stay_bounded() {
+        let mut h = CorrectionHistory::default();
+        let full = (256, 256);
+        assert_eq!(h.correction(Color::Red, 7, 9, full), 0);
+        for _ in 0..1000 {
+            h.update(Color::Red, 7, 9, 40 * CORRECTION_GRAIN);
+        }
+        // Both tables saturate near 40 units each: 80 in all, never past the bound.
+        let c = h.correction(Color::Red, 7, 9, full);
+        assert!(
+            (70..=2 * CORRECTION_MAX / CORRECTION_GRAIN).contains(&c),
+            "{c}"
+        );
+        // The other side and other keys are untouched.
+        assert_eq!(h.correction(Color::Black, 7, 9, full), 0);
+        assert_eq!(h.correction(Color::Red, 8, 10, full), 0);
+        // Weights scale it; a huge opposite bonus cannot overshoot the bound.
+        assert_eq!(h.correction(Color::Red, 7, 9, (0, 0)), 0);
+        for _ in 0..1000 {
+            h.update(Color::Red, 7, 9, -1_000_000);
+        }
+        let c = h.correction(Color::Red, 7, 9, full);
+        assert!(
+            (-2 * CORRECTION_MAX / CORRECTION_GRAIN..0).contains(&c),
+            "{c}"
+        );
     }
 }

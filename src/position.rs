@@ -21,6 +21,11 @@ pub const START_FEN: &str = "rnbakabnr/9/1c5c1/p1p1p1p1p/9/9/P1P1P1P1P/1C5C1/9/R
 #[derive(Clone, Copy, Debug)]
 pub struct StateInfo {
     pub key: u64,
+    /// Key of the pawns alone (the correction history's pawn-structure index).
+    pub pawn_key: u64,
+    /// Key of how many pieces of each kind each side has (the correction
+    /// history's material index).
+    pub material_key: u64,
     /// The move that produced this state (`Move::NONE` at the root).
     pub last_move: Move,
     /// The piece that move captured, if any.
@@ -211,6 +216,16 @@ impl Position {
     }
 
     #[inline(always)]
+    pub fn pawn_key(&self) -> u64 {
+        self.state().pawn_key
+    }
+
+    #[inline(always)]
+    pub fn material_key(&self) -> u64 {
+        self.state().material_key
+    }
+
+    #[inline(always)]
     pub fn checkers(&self) -> Bitboard {
         self.state().checkers
     }
@@ -367,15 +382,10 @@ impl Position {
         {
             return Err(FenError::SideNotToMoveInCheck);
         }
-        let mut key = 0;
-        for sq in pos.occupied() {
-            key ^= zobrist::piece_square(pos.board[sq.index()], sq);
-        }
-        if pos.side == Color::Black {
-            key ^= zobrist::side();
-        }
         let mut st = StateInfo {
-            key,
+            key: pos.compute_key(),
+            pawn_key: pos.compute_pawn_key(),
+            material_key: pos.compute_material_key(),
             last_move: Move::NONE,
             captured: Piece::NONE,
             rule60,
@@ -407,6 +417,29 @@ impl Position {
         }
         if self.side == Color::Black {
             key ^= zobrist::side();
+        }
+        key
+    }
+
+    /// The pawn key recomputed from the placement.
+    pub fn compute_pawn_key(&self) -> u64 {
+        let mut key = 0;
+        for sq in self.pieces_kind(PieceKind::Pawn) {
+            key ^= zobrist::piece_square(self.board[sq.index()], sq);
+        }
+        key
+    }
+
+    /// The material key recomputed from the placement.
+    pub fn compute_material_key(&self) -> u64 {
+        let mut key = 0;
+        for c in Color::BOTH {
+            for k in PieceKind::ALL {
+                let p = Piece::new(c, k);
+                for nth in 0..self.pieces(c, k).count() as usize {
+                    key ^= zobrist::material(p, nth);
+                }
+            }
         }
         key
     }
@@ -498,15 +531,29 @@ impl Position {
         debug_assert!(pc.is_some() && pc.color() == self.side);
         let prev = *self.state();
         let mut key = prev.key ^ zobrist::side();
+        let mut pawn_key = prev.pawn_key;
+        let mut material_key = prev.material_key;
         if captured.is_some() {
             self.remove(captured, to);
-            key ^= zobrist::piece_square(captured, to);
+            let sq_key = zobrist::piece_square(captured, to);
+            key ^= sq_key;
+            if captured.kind() == PieceKind::Pawn {
+                pawn_key ^= sq_key;
+            }
+            let left = self.pieces(captured.color(), captured.kind()).count() as usize;
+            material_key ^= zobrist::material(captured, left);
         }
         self.shift(pc, from, to);
-        key ^= zobrist::piece_square(pc, from) ^ zobrist::piece_square(pc, to);
+        let move_key = zobrist::piece_square(pc, from) ^ zobrist::piece_square(pc, to);
+        key ^= move_key;
+        if pc.kind() == PieceKind::Pawn {
+            pawn_key ^= move_key;
+        }
         self.side = !self.side;
         let mut st = StateInfo {
             key,
+            pawn_key,
+            material_key,
             last_move: m,
             captured,
             rule60: if captured.is_some() {
@@ -544,6 +591,8 @@ impl Position {
         self.side = !self.side;
         let mut st = StateInfo {
             key: prev.key ^ zobrist::side(),
+            pawn_key: prev.pawn_key,
+            material_key: prev.material_key,
             last_move: Move::NULL,
             captured: Piece::NONE,
             rule60: prev.rule60.saturating_add(1),

@@ -9,7 +9,7 @@
 
 use crate::attacks;
 use crate::evaluate;
-use crate::history::{Histories, NULL_SLOT, stat_bonus};
+use crate::history::{CORRECTION_GRAIN, Histories, NULL_SLOT, stat_bonus};
 use crate::movegen::{self, MoveList};
 use crate::movepick::{MovePicker, PickerKind, cont_slot};
 use crate::nnue::{self, Network, NnueStack};
@@ -486,28 +486,76 @@ impl Worker {
         self.id == 0
     }
 
-    /// The static evaluation (the table's copy when it has one) and that
-    /// evaluation sharpened by a stored score whose bound allows it.
-    fn evals(&mut self, tt_hit: Option<TtHit>) -> (Score, Score) {
-        let se = match tt_hit {
+    /// Three views of the position's value: the static evaluation (the
+    /// table's copy when it has one; the table keeps it uncorrected), that
+    /// evaluation moved by the correction history, and the corrected one
+    /// sharpened by a stored score whose bound allows it.
+    fn evals(&mut self, tt_hit: Option<TtHit>) -> (Score, Score, Score) {
+        let raw = match tt_hit {
             Some(h) if h.eval != -INFINITE && h.eval.abs() < DECISIVE_BOUND => h.eval,
             _ => self.static_eval(),
         };
+        let corrected = self.corrected(raw);
         let sharpened = match tt_hit {
             Some(h)
                 if h.score.abs() < DECISIVE_BOUND
                     && match h.bound {
                         Bound::Exact => true,
-                        Bound::Lower => h.score > se,
-                        Bound::Upper => h.score < se,
+                        Bound::Lower => h.score > corrected,
+                        Bound::Upper => h.score < corrected,
                         Bound::None => false,
                     } =>
             {
                 h.score
             }
-            _ => se,
+            _ => corrected,
         };
-        (se, sharpened)
+        (raw, corrected, sharpened)
+    }
+
+    /// `raw` moved by what the correction history has learnt about this
+    /// pawn structure and material, kept short of the decisive band.
+    #[inline]
+    fn corrected(&self, raw: Score) -> Score {
+        if self.tun.corr_pawn == 0 && self.tun.corr_material == 0 {
+            return raw;
+        }
+        let c = self.hist.correction.correction(
+            self.pos.side_to_move(),
+            self.pos.pawn_key(),
+            self.pos.material_key(),
+            (self.tun.corr_pawn, self.tun.corr_material),
+        );
+        (raw + c).clamp(-DECISIVE_BOUND + 1, DECISIVE_BOUND - 1)
+    }
+
+    /// Teaches the correction history how far the search's `best` score
+    /// ran from the static evaluation `static_eval` at `depth`, when the
+    /// bound says which way: a fail-high above the evaluation or a
+    /// fail-low below it. A capture as the best move explains the gap by
+    /// material, not by a misjudged position, and is left out.
+    fn update_correction(
+        &mut self,
+        depth: Depth,
+        static_eval: Score,
+        best: Score,
+        bound: Bound,
+        best_move: Move,
+    ) {
+        if best.abs() >= DECISIVE_BOUND
+            || (best_move.is_some() && self.pos.piece_on(best_move.to()).is_some())
+            || (bound == Bound::Lower && best <= static_eval)
+            || (bound == Bound::Upper && best >= static_eval)
+        {
+            return;
+        }
+        let bonus = (best - static_eval) * depth * CORRECTION_GRAIN / 8;
+        self.hist.correction.update(
+            self.pos.side_to_move(),
+            self.pos.pawn_key(),
+            self.pos.material_key(),
+            bonus,
+        );
     }
 
     /// The static evaluation of the current position, through the cache.
@@ -1099,8 +1147,8 @@ impl Worker {
         }
 
         // 5. Static evaluation.
-        let (static_eval, eval) = if in_check {
-            (-INFINITE, -INFINITE)
+        let (raw_eval, static_eval, eval) = if in_check {
+            (-INFINITE, -INFINITE, -INFINITE)
         } else {
             self.evals(tt_hit)
         };
@@ -1274,8 +1322,9 @@ impl Worker {
             self.update_histories(ply, depth, best_move, &quiets_tried, &captures_tried);
         }
 
-        // 11. Transposition table. At the root only the first PV line's
-        // result describes the position.
+        // 11. Transposition table (the evaluation uncorrected) and the
+        // correction history. At the root only the first PV line's result
+        // describes the position.
         if !(root && self.pv_idx > 0) {
             let bound = if best_score >= beta {
                 Bound::Lower
@@ -1285,15 +1334,11 @@ impl Worker {
                 Bound::Upper
             };
             job.tt.store(
-                key,
-                ply,
-                best_move,
-                best_score,
-                static_eval,
-                depth,
-                bound,
-                tt_pv,
+                key, ply, best_move, best_score, raw_eval, depth, bound, tt_pv,
             );
+            if !in_check {
+                self.update_correction(depth, static_eval, best_score, bound, best_move);
+            }
         }
         debug_assert!(best_score > -INFINITE && best_score < INFINITE);
         best_score
@@ -1742,12 +1787,13 @@ impl Worker {
 
         // 4. Stand pat.
         let mut best_score;
-        let static_eval;
+        let (raw_eval, static_eval);
         if in_check {
             best_score = -INFINITE;
+            raw_eval = -INFINITE;
             static_eval = -INFINITE;
         } else {
-            (static_eval, best_score) = self.evals(tt_hit);
+            (raw_eval, static_eval, best_score) = self.evals(tt_hit);
             if best_score >= beta {
                 // Standing pat needs a move to stand on: without one the
                 // side to move is stalemated.
@@ -1760,7 +1806,7 @@ impl Worker {
                         ply,
                         Move::NONE,
                         best_score,
-                        static_eval,
+                        raw_eval,
                         QS_DEPTH,
                         Bound::Lower,
                         false,
@@ -1831,16 +1877,8 @@ impl Worker {
         } else {
             Bound::Upper
         };
-        job.tt.store(
-            key,
-            ply,
-            best_move,
-            best_score,
-            static_eval,
-            0,
-            bound,
-            false,
-        );
+        job.tt
+            .store(key, ply, best_move, best_score, raw_eval, 0, bound, false);
         debug_assert!(best_score > -INFINITE && best_score < INFINITE);
         best_score
     }

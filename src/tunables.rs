@@ -165,6 +165,12 @@ tunables! {
     asp_score_max = 100, 0..=300, step 15;
     /// Quiescence delta pruning: margin over the captured piece's value.
     qs_delta = 200, 50..=500, step 25;
+    // Correction history is off (both weights 0) until its SPRT, run with
+    // `option.corr_pawn=256 option.corr_material=192`, accepts it.
+    /// Correction history: weight of the pawn-structure table, 256ths.
+    corr_pawn = 0, 0..=512, step 24;
+    /// Correction history: weight of the material table, 256ths.
+    corr_material = 0, 0..=512, step 24;
     /// Lazy SMP: helper threads skip depths in staggered blocks (1) or search every depth (0).
     smp_skip = 1, 0..=1, step 1;
     // 130 passed SPRTs against 100 at 3+0.03 (+21.5 ± 14.4, 810 games) and

@@ -61,6 +61,14 @@ pub fn piece_square(p: Piece, sq: Square) -> u64 {
     KEYS.piece_square[p.index()][sq.index()]
 }
 
+/// The material key's term for the `nth` (from 0) piece `p` on the board:
+/// the key of `p` on square `nth`, a point no reuse can confuse because
+/// material keys index tables of their own.
+#[inline(always)]
+pub fn material(p: Piece, nth: usize) -> u64 {
+    KEYS.piece_square[p.index()][nth]
+}
+
 /// XORed in when Black is to move.
 #[inline(always)]
 pub fn side() -> u64 {

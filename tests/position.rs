@@ -69,6 +69,12 @@ fn check_position(pos: &mut Position) {
         pos.compute_key(),
         "incremental key drifted: {pos:?}"
     );
+    assert_eq!(pos.pawn_key(), pos.compute_pawn_key(), "pawn key: {pos:?}");
+    assert_eq!(
+        pos.material_key(),
+        pos.compute_material_key(),
+        "material key: {pos:?}"
+    );
     let fen = pos.to_fen();
     let back = Position::from_fen(&fen).unwrap_or_else(|e| panic!("{fen}: {e}"));
     assert_eq!(back.to_fen(), fen);
