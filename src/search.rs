@@ -215,6 +215,8 @@ struct Frame {
     /// Static evaluation at this ply (-INFINITE in check).
     static_eval: Score,
     killers: [Move; 2],
+    /// The move a singular-extension search leaves out at this ply.
+    excluded: Move,
 }
 
 impl Default for Frame {
@@ -224,6 +226,7 @@ impl Default for Frame {
             cont_slot: NULL_SLOT,
             static_eval: 0,
             killers: [Move::NONE; 2],
+            excluded: Move::NONE,
         }
     }
 }
@@ -243,6 +246,16 @@ struct Node {
     improving: bool,
     /// On the principal variation now or when the table's entry was stored.
     tt_pv: bool,
+}
+
+/// The outcome of step 8b's singular-extension test.
+enum Singular {
+    /// The test does not apply to this move.
+    NotTried,
+    /// Plies to add to (or, negative, take off) the move's depth.
+    Extend(Depth),
+    /// A second move also beats beta: the node's score.
+    MultiCut(Score),
 }
 
 /// What the steps of the move loop know about one move.
@@ -1109,6 +1122,9 @@ impl Worker {
             return 0;
         }
         let in_check = self.pos.in_check();
+        // A singular-extension search of this node without its hash move:
+        // it neither cuts on the table nor stores in it.
+        let excluded = self.frame(ply).excluded;
 
         // 3. Results that need no search.
         if !root {
@@ -1136,6 +1152,7 @@ impl Worker {
         };
         let tt_pv = pv_node || tt_hit.is_some_and(|h| h.pv);
         if !pv_node
+            && excluded == Move::NONE
             && let Some(h) = tt_hit
             && self.tt_cuts(job, &h, depth, alpha, beta)
         {
@@ -1170,7 +1187,7 @@ impl Worker {
 
         // 6. Whole-node pruning. A cut-off stands only if the side to move
         // has a move at all (razoring's quiescence checks for itself).
-        if !pv_node && !in_check {
+        if !pv_node && !in_check && excluded == Move::NONE {
             if let Some(s) = self.reverse_futility(&node, eval, beta) {
                 return self.unless_stalemated(ply, s);
             }
@@ -1220,6 +1237,7 @@ impl Worker {
                 self.root_moves[root_index - 1].mv
             } else {
                 match picker.next(&self.pos, &self.hist) {
+                    Some(m) if m == excluded => continue,
                     Some(m) => m,
                     None => break,
                 }
@@ -1271,9 +1289,17 @@ impl Worker {
                 }
             }
 
-            // 8b. Check extension, bounded so that perpetual-check lines
-            // cannot grow the tree without end.
-            let extension = (mv.gives_check && (ply as Depth) < 2 * self.root_depth) as Depth;
+            // 8b. Extensions, bounded so that perpetual-check lines cannot
+            // grow the tree without end: the hash move by how singular it
+            // is, else a check by one ply.
+            let extendable = (ply as Depth) < 2 * self.root_depth;
+            let extension =
+                match self.singular_extension(job, &node, tt_hit, m, tt_move, excluded, beta) {
+                    _ if !extendable => 0,
+                    Singular::Extend(e) => e,
+                    Singular::MultiCut(s) => return s,
+                    Singular::NotTried => mv.gives_check as Depth,
+                };
             let new_depth = depth - 1 + extension;
 
             // 8c. Search the move.
@@ -1312,9 +1338,14 @@ impl Worker {
             }
         }
 
-        // 9. No legal move: mate or stalemate, both lost in xiangqi.
+        // 9. No legal move: mate or stalemate, both lost in xiangqi. A
+        // singular search with no move but the excluded one fails low.
         if move_count == 0 {
-            return mated_in(ply);
+            return if excluded.is_some() {
+                alpha
+            } else {
+                mated_in(ply)
+            };
         }
 
         // 10. Histories.
@@ -1324,8 +1355,9 @@ impl Worker {
 
         // 11. Transposition table (the evaluation uncorrected) and the
         // correction history. At the root only the first PV line's result
-        // describes the position.
-        if !(root && self.pv_idx > 0) {
+        // describes the position; a singular search, which left a move
+        // out, describes none.
+        if !(root && self.pv_idx > 0) && excluded == Move::NONE {
             let bound = if best_score >= beta {
                 Bound::Lower
             } else if pv_node && best_move.is_some() {
@@ -1342,6 +1374,72 @@ impl Worker {
         }
         debug_assert!(best_score > -INFINITE && best_score < INFINITE);
         best_score
+    }
+
+    /// Step 8b, singular extension: the hash move, stored as a lower bound
+    /// from a search nearly as deep as this one, is searched again with
+    /// every other move at half depth against a bar a little below its
+    /// score. If none reaches the bar the hash move is singular, the only
+    /// good move, and gets one more ply (two off the PV when the rest fall
+    /// far short). If the bar is above beta and a second move reaches it,
+    /// two moves refute this node: cut (multi-cut). If the hash score is
+    /// above beta, or this is a cut node, or another move matched the hash
+    /// score, the hash move is searched shallower instead.
+    #[allow(clippy::too_many_arguments)]
+    fn singular_extension(
+        &mut self,
+        job: &SearchJob,
+        node: &Node,
+        tt_hit: Option<TtHit>,
+        m: Move,
+        tt_move: Move,
+        excluded: Move,
+        beta: Score,
+    ) -> Singular {
+        let (ply, depth) = (node.ply, node.depth);
+        let t = &self.tun;
+        let Some(h) = tt_hit else {
+            return Singular::NotTried;
+        };
+        if node.root
+            || m != tt_move
+            || excluded.is_some()
+            || t.se_depth == 0
+            || depth < t.se_depth
+            || h.depth < depth - 3
+            || !matches!(h.bound, Bound::Lower | Bound::Exact)
+            || h.score.abs() >= DECISIVE_BOUND
+        {
+            return Singular::NotTried;
+        }
+        let singular_beta = h.score - t.se_margin * depth / 64;
+        let double_margin = t.se_double;
+        self.frame_mut(ply).excluded = m;
+        let v = self.search(
+            job,
+            NodeType::NonPv,
+            ply,
+            singular_beta - 1,
+            singular_beta,
+            (depth - 1) / 2,
+            node.cut,
+        );
+        self.frame_mut(ply).excluded = Move::NONE;
+        if v < singular_beta {
+            let double =
+                !node.pv && v < singular_beta - double_margin && (ply as Depth) < self.root_depth;
+            Singular::Extend(1 + double as Depth)
+        } else if singular_beta >= beta && !job.stopped() {
+            Singular::MultiCut(singular_beta)
+        } else if h.score >= beta {
+            Singular::Extend(-2 + node.pv as Depth)
+        } else if node.cut {
+            Singular::Extend(-2)
+        } else if h.score <= v {
+            Singular::Extend(-1)
+        } else {
+            Singular::Extend(0)
+        }
     }
 
     /// Step 6, reverse futility: far above beta at low depth, cut.

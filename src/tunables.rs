@@ -171,6 +171,16 @@ tunables! {
     corr_pawn = 0, 0..=512, step 24;
     /// Correction history: weight of the material table, 256ths.
     corr_material = 0, 0..=512, step 24;
+    // Singular extensions are off (se_depth 0) until their SPRT, run with
+    // `option.se_depth=6`, accepts them.
+    /// Singular extensions: shallowest node they apply to (0: off).
+    se_depth = 0, 0..=12, step 1;
+    /// Singular extensions: the singular beta lies this far below the
+    /// hash score, in 64ths of a score unit per ply of depth.
+    se_margin = 96, 16..=256, step 8;
+    /// Singular extensions: a second ply of extension off the principal
+    /// variation when the other moves fall this far short.
+    se_double = 20, 0..=100, step 4;
     /// Lazy SMP: helper threads skip depths in staggered blocks (1) or search every depth (0).
     smp_skip = 1, 0..=1, step 1;
     // 130 passed SPRTs against 100 at 3+0.03 (+21.5 ± 14.4, 810 games) and
