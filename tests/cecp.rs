@@ -266,17 +266,38 @@ fn results_are_claimed_by_the_rules() {
     e.send("playother");
     e.send("usermove a3a4");
     e.expect("1/2-1/2 {Draw by the natural move limit}");
-    // A perpetual check by Red: its third occurrence loses for Red.
+    // A perpetual check by Red, chuhe playing Black: the third occurrence
+    // loses for Red, but XBoard forfeits an engine that claims such a win
+    // (it rules on perpetuals itself), so chuhe plays on without a claim.
+    let checks = [
+        "a1a8", "e8e9", "a8a9", "e9e8", "a9a8", "e8e9", "a8a9", "e9e8", "a9a8", "e8e9",
+    ];
     e.send("new");
     e.send("force");
     e.send("setboard 9/4k4/9/9/9/9/9/9/R8/3K5 w - - 0 1");
-    for m in [
-        "a1a8", "e8e9", "a8a9", "e9e8", "a9a8", "e8e9", "a8a9", "e9e8",
-    ] {
+    for m in &checks[..8] {
         e.send(&format!("usermove {m}"));
     }
     e.send("playother");
     e.send("usermove a9a8");
+    let lines = e.until("move", |l| l.starts_with("move "));
+    assert!(
+        !lines
+            .iter()
+            .any(|l| l.starts_with("0-1") || l.starts_with("1-0")),
+        "a win by the repetition rules was claimed: {lines:?}"
+    );
+    ping(&mut e, 3);
+    // The same cycle with chuhe as Red, the side at fault, completed by
+    // Black's move: chuhe concedes.
+    e.send("new");
+    e.send("force");
+    e.send("setboard 9/4k4/9/9/9/9/9/9/R8/3K5 w - - 0 1");
+    for m in &checks[..9] {
+        e.send(&format!("usermove {m}"));
+    }
+    e.send("playother");
+    e.send("usermove e8e9");
     e.expect("0-1 {Red loses by perpetual check}");
     ping(&mut e, 3);
 }

@@ -642,13 +642,31 @@ impl<W: Write> Session<W> {
 
     /// Claims the result if the game is over by the rules; returns whether
     /// it was.
+    ///
+    /// Except a win of our own by the repetition rules. XBoard accepts an
+    /// engine's claim of its own win only when its referee has flagged the
+    /// position itself (mate, stalemate), and it judges perpetual check and
+    /// chase on its own, when the side at fault repeats a position for the
+    /// `-repeatsToDraw`th time (6 by default): any earlier claim is a "False
+    /// win claim" that forfeits the game (seen in scripts/xboard-check.sh).
+    /// So chuhe plays on and lets the host rule; the side at fault must vary
+    /// or lose. A loss of our own by those rules is conceded.
     fn cecp_claim(&mut self) -> bool {
         let settings = RuleSettings {
             move_limit: self.engine.options.move_limit,
             ..RuleSettings::default()
         };
         let mut pos = self.cecp.game.clone();
-        match result_line(rules::judge(&mut pos, &settings)) {
+        let outcome = rules::judge(&mut pos, &settings);
+        if let Outcome::Win {
+            winner,
+            reason: Reason::PerpetualCheck | Reason::PerpetualChase,
+        } = outcome
+            && self.cecp.side == Some(winner)
+        {
+            return false;
+        }
+        match result_line(outcome) {
             Some(line) => {
                 self.emit(&line);
                 self.cecp.game_over = true;
