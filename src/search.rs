@@ -1197,6 +1197,9 @@ impl Worker {
             if cut_node && let Some(s) = self.null_move(job, &node, eval, beta) {
                 return self.unless_stalemated(ply, s);
             }
+            if let Some(s) = self.probcut(job, &node, tt_hit, raw_eval, beta) {
+                return s;
+            }
         }
 
         // 7. Internal iterative reduction: without a hash move this node was
@@ -1374,6 +1377,90 @@ impl Worker {
         }
         debug_assert!(best_score > -INFINITE && best_score < INFINITE);
         best_score
+    }
+
+    /// Step 6, ProbCut: a good capture whose reply searched four plies
+    /// shallower still holds a margin above beta would, with high
+    /// probability, cut at full depth: cut now. Captures that cannot win
+    /// the margin by exchange alone (SEE) are not tried; a stored score
+    /// from a deep enough search that falls short of the margin says the
+    /// attempt would fail. Quiescence screens each capture first. The side
+    /// to move has a move (the capture), so no stalemate hides behind it.
+    fn probcut(
+        &mut self,
+        job: &SearchJob,
+        node: &Node,
+        tt_hit: Option<TtHit>,
+        raw_eval: Score,
+        beta: Score,
+    ) -> Option<Score> {
+        let (ply, depth) = (node.ply, node.depth);
+        let t = &self.tun;
+        if t.probcut_depth == 0 || depth < t.probcut_depth || beta.abs() >= DECISIVE_BOUND {
+            return None;
+        }
+        let probcut_beta = beta + t.probcut_margin
+            - if node.improving {
+                t.probcut_improving
+            } else {
+                0
+            };
+        if let Some(h) = tt_hit
+            && h.depth >= depth - 3
+            && h.score != -INFINITE
+            && h.score < probcut_beta
+        {
+            return None;
+        }
+        let tt_move = tt_hit.map_or(Move::NONE, |h| h.mv);
+        let cont = self.cont_slots(ply);
+        let mut picker = MovePicker::new(
+            &self.pos,
+            PickerKind::Quiescence,
+            tt_move,
+            [Move::NONE; 2],
+            Move::NONE,
+            cont,
+        );
+        let threshold = probcut_beta - node.static_eval;
+        while let Some(m) = picker.next(&self.pos, &self.hist) {
+            if !self.pos.see_ge(m, threshold) {
+                continue;
+            }
+            self.record_move(ply, m);
+            self.do_move(m);
+            job.tt.prefetch(self.pos.key());
+            let mut v = -self.qsearch(job, false, ply + 1, -probcut_beta, -probcut_beta + 1);
+            if v >= probcut_beta {
+                v = -self.search(
+                    job,
+                    NodeType::NonPv,
+                    ply + 1,
+                    -probcut_beta,
+                    -probcut_beta + 1,
+                    depth - 4,
+                    !node.cut,
+                );
+            }
+            self.undo_move();
+            if job.stopped() {
+                return Some(0);
+            }
+            if v >= probcut_beta && v.abs() < DECISIVE_BOUND {
+                job.tt.store(
+                    self.pos.key(),
+                    ply,
+                    m,
+                    v,
+                    raw_eval,
+                    depth - 3,
+                    Bound::Lower,
+                    node.tt_pv,
+                );
+                return Some(v - (probcut_beta - beta));
+            }
+        }
+        None
     }
 
     /// Step 8b, singular extension: the hash move, stored as a lower bound

@@ -171,6 +171,15 @@ tunables! {
     corr_pawn = 0, 0..=512, step 24;
     /// Correction history: weight of the material table, 256ths.
     corr_material = 0, 0..=512, step 24;
+    // ProbCut is off (probcut_depth 0) until its SPRT, run with
+    // `option.probcut_depth=5`, accepts it.
+    /// ProbCut: shallowest node it applies to (0: off).
+    probcut_depth = 0, 0..=10, step 1;
+    /// ProbCut: a capture that holds this far above beta in a search four
+    /// plies shallower cuts the node ...
+    probcut_margin = 200, 80..=400, step 15;
+    /// ... this much less when the position is improving.
+    probcut_improving = 50, 0..=150, step 8;
     // Singular extensions are off (se_depth 0) until their SPRT, run with
     // `option.se_depth=6`, accepts them.
     /// Singular extensions: shallowest node they apply to (0: off).
