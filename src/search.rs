@@ -189,6 +189,8 @@ pub struct RootMove {
     pub seldepth: usize,
     pub pv: Vec<Move>,
     pub bound: Bound,
+    /// Nodes spent on this move in this search (this thread's).
+    pub effort: u64,
 }
 
 impl RootMove {
@@ -201,6 +203,7 @@ impl RootMove {
             seldepth: 0,
             pv: vec![mv],
             bound: Bound::Exact,
+            effort: 0,
         }
     }
 }
@@ -796,7 +799,8 @@ impl Worker {
             }
             let pondering = job.pondering.load(Ordering::Relaxed);
             if let Some(tm) = self.tm.as_mut() {
-                tm.update_stability(job.average_move_changes(), drop, stable_iterations);
+                let effort = best.effort as f64 / self.nodes.max(1) as f64;
+                tm.update_stability(job.average_move_changes(), drop, stable_iterations, effort);
                 if !pondering && tm.should_stop_after_iteration() {
                     break;
                 }
@@ -1307,10 +1311,14 @@ impl Worker {
 
             // 8c. Search the move.
             self.record_move(ply, m);
+            let nodes_before = self.nodes;
             self.do_move(m);
             job.tt.prefetch(self.pos.key());
             let score = self.search_move(job, &node, &mv, alpha, beta, new_depth);
             self.undo_move();
+            if root {
+                self.root_moves[root_index - 1].effort += self.nodes - nodes_before;
+            }
             if job.stopped() {
                 return 0;
             }

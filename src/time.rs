@@ -152,6 +152,10 @@ pub struct TimeManager {
     scale: f64,
     /// Share of the soft limit after which no new iteration starts.
     stop_share: f64,
+    /// The best move's share of the nodes from which the optimum is
+    /// scaled by `effort_scale`.
+    effort_share: f64,
+    effort_scale: f64,
 }
 
 /// How much of its allotment a search spends (`Tunables::tm_optimum` and
@@ -162,6 +166,10 @@ pub struct Spend {
     pub optimum_pct: i32,
     /// No iteration starts past this percent of the soft limit.
     pub stop_pct: i32,
+    /// A best move that took this percent of the nodes or more ...
+    pub effort_pct: i32,
+    /// ... scales the optimum to this percent.
+    pub effort_scale_pct: i32,
 }
 
 impl Spend {
@@ -171,6 +179,8 @@ impl Spend {
         Spend {
             optimum_pct: t.tm_optimum,
             stop_pct: t.tm_stop,
+            effort_pct: t.tm_effort,
+            effort_scale_pct: t.tm_effort_scale,
         }
     }
 
@@ -205,6 +215,8 @@ impl TimeManager {
             movetime,
             scale: 1.0,
             stop_share: f64::from(spend.stop_pct) / 100.0,
+            effort_share: f64::from(spend.effort_pct) / 100.0,
+            effort_scale: f64::from(spend.effort_scale_pct) / 100.0,
         }
     }
 
@@ -242,12 +254,15 @@ impl TimeManager {
     ///   (decayed over iterations);
     /// * `score_drop`: how far the score fell since the previous iterations
     ///   (positive = worse);
-    /// * `stable_iterations`: how many iterations the best move has held.
+    /// * `stable_iterations`: how many iterations the best move has held;
+    /// * `best_effort`: the best move's share of the search's nodes (a
+    ///   move that took nearly all of them has no rival worth the time).
     pub fn update_stability(
         &mut self,
         best_move_changes: f64,
         score_drop: i32,
         stable_iterations: u32,
+        best_effort: f64,
     ) {
         let instability = 1.0 + 0.6 * best_move_changes.min(3.0);
         let falling = 1.0 + (score_drop.clamp(0, 200) as f64) / 250.0;
@@ -258,7 +273,12 @@ impl TimeManager {
         } else {
             1.0
         };
-        self.scale = (instability * falling * settled).clamp(0.4, 2.5);
+        let effort = if best_effort >= self.effort_share {
+            self.effort_scale
+        } else {
+            1.0
+        };
+        self.scale = (instability * falling * settled * effort).clamp(0.4, 2.5);
     }
 
     /// Whether to stop after finishing an iteration: past the soft limit, or
@@ -345,11 +365,36 @@ mod tests {
         };
         let mut tm = TimeManager::new(&limits, 10, 50, &Spend::of(&Tunables::default()));
         let base = tm.soft_limit().unwrap();
-        tm.update_stability(0.0, 0, 8);
+        tm.update_stability(0.0, 0, 8, 0.5);
         assert!(tm.soft_limit().unwrap() < base);
-        tm.update_stability(2.0, 80, 0);
+        tm.update_stability(2.0, 80, 0, 0.5);
         assert!(tm.soft_limit().unwrap() > base);
         assert!(tm.soft_limit().unwrap() <= tm.maximum().unwrap());
+    }
+
+    #[test]
+    fn a_best_move_with_nearly_all_the_nodes_shortens_the_move() {
+        let limits = Limits {
+            clock: Some(clock(600_000, 10_000, None)),
+            ..Limits::default()
+        };
+        let mut t = Tunables::default();
+        // Off by default: the share changes nothing.
+        let mut tm = TimeManager::new(&limits, 10, 50, &Spend::of(&t));
+        tm.update_stability(0.0, 0, 0, 0.5);
+        let even = tm.soft_limit().unwrap();
+        tm.update_stability(0.0, 0, 0, 0.99);
+        assert_eq!(tm.soft_limit().unwrap(), even);
+        t.tm_effort_scale = 76;
+        let mut tm = TimeManager::new(&limits, 10, 50, &Spend::of(&t));
+        tm.update_stability(0.0, 0, 0, 0.5);
+        assert_eq!(tm.soft_limit().unwrap(), even);
+        tm.update_stability(0.0, 0, 0, 0.99);
+        let short = tm.soft_limit().unwrap();
+        assert!(
+            short < even.mul_f64(0.8) && short > even.mul_f64(0.7),
+            "{short:?} vs {even:?}"
+        );
     }
 
     #[test]

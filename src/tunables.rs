@@ -198,6 +198,13 @@ tunables! {
     tm_optimum = 130, 50..=250, step 10;
     /// Time: after an iteration, stop once this percent of the (stability-scaled) optimum has passed.
     tm_stop = 70, 40..=100, step 5;
+    // The best move's node share is off (tm_effort_scale 100) until its
+    // SPRT, run with `option.tm_effort_scale=76`, accepts it.
+    /// Time: when the best move took at least this percent of the search's
+    /// nodes ...
+    tm_effort = 93, 50..=100, step 2;
+    /// ... the optimum is scaled to this percent (100: no change).
+    tm_effort_scale = 100, 40..=100, step 4;
 }
 
 impl Tunables {
