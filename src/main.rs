@@ -326,6 +326,9 @@ enum MatesCommand {
         limit: Option<usize>,
         #[command(flatten)]
         eval: EvalChoice,
+        /// Set a search tunable, `NAME=VALUE` (repeatable; see `chuhe tunables`).
+        #[arg(long = "set", value_name = "NAME=VALUE")]
+        set: Vec<String>,
     },
 }
 
@@ -792,6 +795,7 @@ fn run_tool(cmd: Command) -> Result<(), String> {
                 hash,
                 limit,
                 eval,
+                set,
             } => {
                 let opts = mates::RunOptions {
                     movetime_ms: movetime,
@@ -800,7 +804,7 @@ fn run_tool(cmd: Command) -> Result<(), String> {
                         hash_mb: hash.clamp(1, chuhe::options::MAX_HASH_MB),
                         classical: eval.classical,
                         evalfile: eval.evalfile,
-                        ..SearchSetup::default()
+                        tunables: Tunables::with_assignments(&set)?,
                     },
                     limit,
                 };
