@@ -12,6 +12,7 @@ use super::merge::MergeArgs;
 use super::openings::{self, Opening, Order};
 use super::report::ReportArgs;
 use super::stats::Sprt;
+use super::tally::TallyArgs;
 use crate::rules::RuleSettings;
 use clap::{Arg, ArgAction, ArgMatches, Args, Command, FromArgMatches};
 use std::path::PathBuf;
@@ -151,6 +152,8 @@ pub struct MatchArgs {
     pub merge: Option<MergeArgs>,
     /// `chuhe match report ...`, when given.
     pub report: Option<ReportArgs>,
+    /// `chuhe match tally ...`, when given.
+    pub tally: Option<TallyArgs>,
 }
 
 const ENGINE_HELP: &str = "An engine, as KEY=VALUE tokens (give at least two --engine): \
@@ -168,6 +171,7 @@ const EXAMPLES: &str = "Examples:
       --seed 7 --shard 3/10 --json shard3.jsonl      (one tenth of the match)
   chuhe match merge shard*.jsonl --pgn all.pgn --sprt elo0=0 elo1=5
   chuhe match report shard*.jsonl -o match.html --sprt elo0=0 elo1=5
+  chuhe match tally --pairs 4,23,20,18,4 --pairs 10,40,60,45,12 --sprt elo0=0 elo1=5
 
 A game is lost by an illegal move (logged with its FEN and reason), nobestmove
 while legal moves remain, a reply later than the clock plus --grace, a crash or
@@ -193,11 +197,16 @@ impl FromArgMatches for MatchArgs {
             .subcommand_matches("report")
             .map(ReportArgs::from_arg_matches)
             .transpose()?;
+        let tally = m
+            .subcommand_matches("tally")
+            .map(TallyArgs::from_arg_matches)
+            .transpose()?;
         Ok(MatchArgs {
             options,
             engines,
             merge,
             report,
+            tally,
         })
     }
 
@@ -219,6 +228,10 @@ impl Args for MatchArgs {
             .subcommand(ReportArgs::augment_args(Command::new("report")).about(
                 "Write the HTML report of a match from the JSON records of its games \
                  (the --json files of its shards): results, charts, every game on a board",
+            ))
+            .subcommand(TallyArgs::augment_args(Command::new("tally")).about(
+                "An SPRT and the Elo from pentanomial pair counts alone (--pairs, one per \
+                 batch): one test continued over sessions whose records are gone",
             ))
             .arg(
                 Arg::new("engine")

@@ -13,6 +13,8 @@
 //! - [`json`]: one JSON record per game (`--json`), read back by
 //! - [`merge`]: `chuhe match merge`, the summary and PGN of any set of
 //!   such files (the shards of one match);
+//! - [`tally`]: `chuhe match tally`, an SPRT from pair counts written down
+//!   by earlier sessions whose records are gone;
 //! - [`report`]: the HTML page of a match (`--report`, rewritten as games
 //!   finish, and `chuhe match report` from the records), its charts drawn
 //!   by [`plot`];
@@ -47,6 +49,7 @@ pub mod plot;
 pub mod record;
 pub mod report;
 pub mod stats;
+pub mod tally;
 
 use clock::MatchLimits;
 use crossbeam_channel::{Receiver, Sender};
@@ -948,6 +951,9 @@ pub fn run_cli(args: &cli::MatchArgs) -> Result<(), String> {
     }
     if let Some(r) = &args.report {
         return report::run_cli(r);
+    }
+    if let Some(t) = &args.tally {
+        return tally::run_cli(t);
     }
     let config = args.to_config()?;
     let summary = run(config)?;
