@@ -247,8 +247,13 @@ struct Node {
     in_check: bool,
     static_eval: Score,
     improving: bool,
+    /// The opponent's position got worse with its last move: our static
+    /// evaluation is above the negation of its one.
+    opponent_worsening: bool,
     /// On the principal variation now or when the table's entry was stored.
     tt_pv: bool,
+    /// The hash move is a capture.
+    tt_capture: bool,
 }
 
 /// The outcome of step 8b's singular-extension test.
@@ -1071,6 +1076,13 @@ impl Worker {
         ply >= 2 && static_eval != -INFINITE && two != -INFINITE && static_eval > two
     }
 
+    /// Whether the opponent's last move made its own position worse by
+    /// the static evaluations: ours now is above the negation of its one.
+    fn opponent_worsening(&self, ply: usize, static_eval: Score) -> bool {
+        let one = self.frame_back(ply, 1).static_eval;
+        ply >= 1 && static_eval != -INFINITE && one != -INFINITE && static_eval + one > 2
+    }
+
     // -----------------------------------------------------------------------
     // The main search.
 
@@ -1177,6 +1189,7 @@ impl Worker {
         self.frame_mut(ply + 1).killers = [Move::NONE; 2];
         self.frame_mut(ply + 2).killers = [Move::NONE; 2];
         let improving = self.improving(ply, static_eval);
+        let opponent_worsening = self.opponent_worsening(ply, static_eval);
         let node = Node {
             ply,
             depth,
@@ -1186,7 +1199,9 @@ impl Worker {
             in_check,
             static_eval,
             improving,
+            opponent_worsening,
             tt_pv,
+            tt_capture: tt_move.is_some() && self.pos.piece_on(tt_move.to()).is_some(),
         };
 
         // 6. Whole-node pruning. A cut-off stands only if the side to move
@@ -1544,7 +1559,13 @@ impl Worker {
         (prune.forward
             && node.depth <= self.tun.rfp_depth
             && eval.abs() < DECISIVE_BOUND
-            && eval - prune.scaled(self.futility_margin(node.depth, node.improving)) >= beta)
+            && eval
+                - prune.scaled(self.futility_margin(
+                    node.depth,
+                    node.improving,
+                    node.opponent_worsening,
+                ))
+                >= beta)
             .then_some((eval + beta) / 2)
     }
 
@@ -1687,8 +1708,12 @@ impl Worker {
 
     /// Margin for reverse futility pruning.
     #[inline(always)]
-    fn futility_margin(&self, depth: Depth, improving: bool) -> Score {
-        (self.tun.rfp_margin - self.tun.rfp_improving * improving as Score) * depth
+    fn futility_margin(&self, depth: Depth, improving: bool, opponent_worsening: bool) -> Score {
+        let t = &self.tun;
+        (t.rfp_margin
+            - t.rfp_improving * improving as Score
+            - t.rfp_worsening * opponent_worsening as Score)
+            * depth
     }
 
     /// Quiet moves after this many are not searched at low depth.
@@ -1819,6 +1844,9 @@ impl Worker {
         }
         if mv.gives_check {
             r -= t.lmr_check;
+        }
+        if node.tt_capture && !mv.is_capture {
+            r += t.lmr_tt_capture;
         }
         r - mv.history * 1024 / t.lmr_history_divisor
     }

@@ -91,6 +91,9 @@ tunables! {
     rfp_margin = 110, 40..=250, step 10;
     /// Reverse futility: margin per ply taken off when improving.
     rfp_improving = 40, 0..=100, step 6;
+    /// Reverse futility: margin per ply taken off when the opponent's last
+    /// move worsened its position (0, off, until an SPRT of 15 accepts it).
+    rfp_worsening = 0, 0..=60, step 4;
     /// Razoring: deepest node it applies to.
     razor_depth = 3, 1..=6, step 1;
     /// Razoring: margin at depth 0.
@@ -153,6 +156,9 @@ tunables! {
     lmr_refutation = 1024, 0..=2048, step 128;
     /// LMR: less reduction for checking moves.
     lmr_check = 512, 0..=1536, step 96;
+    /// LMR: more reduction for quiet moves when the hash move is a capture
+    /// (0, off, until an SPRT of 1024 accepts it).
+    lmr_tt_capture = 0, 0..=2048, step 128;
     /// LMR: one ply less reduction per this much quiet history.
     lmr_history_divisor = 12000, 4000..=30000, step 1000;
     /// Aspiration windows from this depth on (full window before).
