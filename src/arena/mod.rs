@@ -505,17 +505,7 @@ impl MatchSummary {
             );
         }
         if let Some((sprt, llr, decision)) = self.sprt {
-            let (lo, hi) = sprt.bounds();
-            let verdict = match decision {
-                Some(Hypothesis::H1) => "H1 accepted",
-                Some(Hypothesis::H0) => "H0 accepted",
-                None => "no decision",
-            };
-            let _ = writeln!(
-                s,
-                "SPRT elo0={} elo1={} alpha={} beta={}: LLR {llr:.2} ({lo:.2}, {hi:.2}), {verdict}",
-                sprt.elo0, sprt.elo1, sprt.alpha, sprt.beta
-            );
+            let _ = writeln!(s, "{}", sprt.summary_line(llr, decision));
         }
         let ends: Vec<String> = self
             .terminations

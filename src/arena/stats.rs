@@ -342,6 +342,21 @@ impl Sprt {
         self.llr(&GAME_SCORES, &wdl_counts(wdl))
     }
 
+    /// The summary's SPRT line: parameters, LLR within its bounds, and
+    /// the decision.
+    pub fn summary_line(&self, llr: f64, decision: Option<Hypothesis>) -> String {
+        let (lo, hi) = self.bounds();
+        let verdict = match decision {
+            Some(Hypothesis::H1) => "H1 accepted",
+            Some(Hypothesis::H0) => "H0 accepted",
+            None => "no decision",
+        };
+        format!(
+            "SPRT elo0={} elo1={} alpha={} beta={}: LLR {llr:.2} ({lo:.2}, {hi:.2}), {verdict}",
+            self.elo0, self.elo1, self.alpha, self.beta
+        )
+    }
+
     /// The accepted hypothesis once `llr` leaves the bounds.
     pub fn decide(&self, llr: f64) -> Option<Hypothesis> {
         let (lower, upper) = self.bounds();

@@ -8,7 +8,7 @@
 //! the same conditions are one sample, so the SPRT on their sum is the
 //! test run longer; it decides when the sum crosses a bound.
 
-use super::stats::{self, Hypothesis, Penta, Sprt};
+use super::stats::{self, Penta, Sprt};
 
 /// `chuhe match tally` arguments.
 #[derive(clap::Args, Debug, Clone, Default)]
@@ -68,16 +68,8 @@ pub fn tally(batches: &[Penta], sprt: Option<&Sprt>) -> String {
     }
     if let Some(s) = sprt {
         let llr = s.llr_pentanomial(&sum);
-        let (lo, hi) = s.bounds();
-        let verdict = match s.decide(llr) {
-            Some(Hypothesis::H1) => "H1 accepted",
-            Some(Hypothesis::H0) => "H0 accepted",
-            None => "no decision",
-        };
-        out.push_str(&format!(
-            "SPRT elo0={} elo1={} alpha={} beta={}: LLR {llr:.2} ({lo:.2}, {hi:.2}), {verdict}\n",
-            s.elo0, s.elo1, s.alpha, s.beta
-        ));
+        out.push_str(&s.summary_line(llr, s.decide(llr)));
+        out.push('\n');
     }
     out
 }
