@@ -1314,14 +1314,15 @@ impl Worker {
             // 8b. Extensions, bounded so that perpetual-check lines cannot
             // grow the tree without end: the hash move by how singular it
             // is, else a check by one ply.
-            let extendable = (ply as Depth) < 2 * self.root_depth;
-            let extension =
+            let extension = if (ply as Depth) >= 2 * self.root_depth {
+                0
+            } else {
                 match self.singular_extension(job, &node, tt_hit, m, tt_move, excluded, beta) {
-                    _ if !extendable => 0,
                     Singular::Extend(e) => e,
                     Singular::MultiCut(s) => return s,
                     Singular::NotTried => mv.gives_check as Depth,
-                };
+                }
+            };
             let new_depth = depth - 1 + extension;
 
             // 8c. Search the move.
