@@ -11,9 +11,15 @@ pub const HISTORY_MAX: i32 = 16_384;
 
 #[inline(always)]
 pub fn gravity(entry: &mut i16, bonus: i32) {
-    let b = bonus.clamp(-HISTORY_MAX, HISTORY_MAX);
+    gravity_within(entry, bonus, HISTORY_MAX);
+}
+
+/// The gravity update toward the bound `max` (`bonus` clamped to it).
+#[inline(always)]
+fn gravity_within(entry: &mut i16, bonus: i32, max: i32) {
+    let b = bonus.clamp(-max, max);
     let e = *entry as i32;
-    *entry = (e + b - e * b.abs() / HISTORY_MAX) as i16;
+    *entry = (e + b - e * b.abs() / max) as i16;
 }
 
 /// The history bonus per ply of depth, the offset taken off it, and its
@@ -204,8 +210,7 @@ impl CorrectionHistory {
             &mut self.material[c.index()][material_key as usize & (MATERIAL_CORRECTION_SIZE - 1)],
         ];
         for e in entries {
-            let v = *e as i32;
-            *e = (v + b - v * b.abs() / CORRECTION_MAX) as i16;
+            gravity_within(e, b, CORRECTION_MAX);
         }
     }
 

@@ -254,6 +254,8 @@ struct Node {
     tt_pv: bool,
     /// The hash move is a capture.
     tt_capture: bool,
+    /// The move a singular-extension search of this node leaves out.
+    excluded: Move,
 }
 
 /// The outcome of step 8b's singular-extension test.
@@ -534,11 +536,18 @@ impl Worker {
         (raw, corrected, sharpened)
     }
 
+    /// Whether the correction history has any weight: with both weights 0
+    /// it is off, neither read nor written.
+    #[inline(always)]
+    fn corrections_on(&self) -> bool {
+        self.tun.corr_pawn != 0 || self.tun.corr_material != 0
+    }
+
     /// `raw` moved by what the correction history has learnt about this
     /// pawn structure and material, kept short of the decisive band.
     #[inline]
     fn corrected(&self, raw: Score) -> Score {
-        if self.tun.corr_pawn == 0 && self.tun.corr_material == 0 {
+        if !self.corrections_on() {
             return raw;
         }
         let c = self.hist.correction.correction(
@@ -563,7 +572,8 @@ impl Worker {
         bound: Bound,
         best_move: Move,
     ) {
-        if best.abs() >= DECISIVE_BOUND
+        if !self.corrections_on()
+            || best.abs() >= DECISIVE_BOUND
             || (best_move.is_some() && self.pos.piece_on(best_move.to()).is_some())
             || (bound == Bound::Lower && best <= static_eval)
             || (bound == Bound::Upper && best >= static_eval)
@@ -1202,6 +1212,7 @@ impl Worker {
             opponent_worsening,
             tt_pv,
             tt_capture: tt_move.is_some() && self.pos.piece_on(tt_move.to()).is_some(),
+            excluded,
         };
 
         // 6. Whole-node pruning. A cut-off stands only if the side to move
@@ -1317,7 +1328,7 @@ impl Worker {
             let extension = if (ply as Depth) >= 2 * self.root_depth {
                 0
             } else {
-                match self.singular_extension(job, &node, tt_hit, m, tt_move, excluded, beta) {
+                match self.singular_extension(job, &node, tt_hit, m, beta) {
                     Singular::Extend(e) => e,
                     Singular::MultiCut(s) => return s,
                     Singular::NotTried => mv.gives_check as Depth,
@@ -1496,15 +1507,12 @@ impl Worker {
     /// two moves refute this node: cut (multi-cut). If the hash score is
     /// above beta, or this is a cut node, or another move matched the hash
     /// score, the hash move is searched shallower instead.
-    #[allow(clippy::too_many_arguments)]
     fn singular_extension(
         &mut self,
         job: &SearchJob,
         node: &Node,
         tt_hit: Option<TtHit>,
         m: Move,
-        tt_move: Move,
-        excluded: Move,
         beta: Score,
     ) -> Singular {
         let (ply, depth) = (node.ply, node.depth);
@@ -1512,9 +1520,10 @@ impl Worker {
         let Some(h) = tt_hit else {
             return Singular::NotTried;
         };
+        // Off the root the hash move is the table's.
         if node.root
-            || m != tt_move
-            || excluded.is_some()
+            || m != h.mv
+            || node.excluded.is_some()
             || t.se_depth == 0
             || depth < t.se_depth
             || h.depth < depth - 3
