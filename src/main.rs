@@ -449,9 +449,11 @@ struct TrainArgs {
     /// Train the network as a correction added to the classical evaluation.
     #[arg(long)]
     on_classical: bool,
-    /// One output layer for all material (to measure the buckets' worth).
-    #[arg(long)]
-    single_bucket: bool,
+    /// The network's shape: `[k6-]HIDDEN[-L2[-L3]][/OUTPUT_BUCKETS]`, e.g.
+    /// `256/1` (the first generation) or `k6-512-16-32/8` (king input
+    /// buckets, two dense layers, eight output buckets by material).
+    #[arg(long, default_value = "256/1", value_parser = chuhe::nnue::arch::Shape::parse)]
+    shape: chuhe::nnue::arch::Shape,
 }
 
 fn parse_shard(s: &str) -> Result<(u64, u64), String> {
@@ -710,7 +712,7 @@ fn run_tool(cmd: Command) -> Result<(), String> {
                 max_positions: a.max_positions,
                 resume: a.resume,
                 note: a.note,
-                single_bucket: a.single_bucket,
+                shape: a.shape,
                 base: if a.on_classical {
                     chuhe::nnue::Base::Classical(chuhe::eval::signature())
                 } else {

@@ -45,26 +45,53 @@ mod tests {
     use super::*;
     use crate::movegen;
     use crate::position::Position;
-    use arch::HIDDEN;
-    use features::{BUCKETS, INPUTS};
+    use arch::Shape;
+    use network::Head;
     use std::sync::Arc;
 
-    /// A network with pseudo-random weights in the trained ranges.
-    pub(crate) fn random_network(seed: u64) -> Network {
+    /// A network of `shape` with pseudo-random weights in the trained
+    /// ranges.
+    pub(crate) fn random_network(seed: u64, shape: Shape) -> Network {
         let mut lcg = crate::rng::Lcg(seed);
         let mut next = move |m: i64| ((lcg.next_u64() >> 33) as i64 % (2 * m + 1) - m) as i16;
-        let ft = (0..INPUTS * HIDDEN).map(|_| next(120)).collect();
-        let bias = std::array::from_fn(|_| next(200));
-        let out = (0..BUCKETS * 2 * HIDDEN).map(|_| next(127)).collect();
-        Network::new(ft, bias, out, [0; BUCKETS], Base::None, "random".into())
+        let h = shape.hidden;
+        let ft = (0..shape.inputs() * h).map(|_| next(120)).collect();
+        let bias = (0..h).map(|_| next(200)).collect();
+        let head = if shape.l2 == 0 {
+            Head::Straight {
+                weights: (0..shape.out_buckets * 2 * h).map(|_| next(127)).collect(),
+                bias: vec![0; shape.out_buckets],
+            }
+        } else {
+            Head::Layers(
+                (0..shape.out_buckets)
+                    .map(|_| network::Layers {
+                        w2: (0..shape.l2 * 2 * h).map(|_| next(127) / 8).collect(),
+                        b2: (0..shape.l2).map(|_| next(100) as f32 * 0.005).collect(),
+                        w3: (0..shape.l3 * shape.l2)
+                            .map(|_| next(100) as f32 * 0.01)
+                            .collect(),
+                        b3: (0..shape.l3).map(|_| next(100) as f32 * 0.005).collect(),
+                        wo: (0..shape.last()).map(|_| next(100) as f32 * 0.01).collect(),
+                        bo: 0.0,
+                    })
+                    .collect(),
+            )
+        };
+        Network::new(shape, ft, bias, head, Base::None, "random".into())
     }
 
     #[test]
     fn incremental_accumulators_equal_a_refresh() {
-        let mut net = random_network(5);
-        // A correction network, so that the base is checked too.
-        net.base = Base::Classical(0);
-        let net = Arc::new(net);
+        for shape in ["256/8", "k6-64-16-8/3"] {
+            let mut net = random_network(5, Shape::parse(shape).unwrap());
+            // A correction network, so that the base is checked too.
+            net.base = Base::Classical(0);
+            check_incremental_updates(Arc::new(net));
+        }
+    }
+
+    fn check_incremental_updates(net: Arc<Network>) {
         let mut stack = NnueStack::new(net.clone());
         let mut lcg = crate::rng::Lcg(17);
         let mut rand = |n: usize| (lcg.next_u64() >> 33) as usize % n;
@@ -99,11 +126,11 @@ mod tests {
                 }
                 // Evaluate only now and then, so updates span several plies.
                 if rand(3) == 0 || game % 5 == 0 {
-                    let acc = stack.current();
+                    let acc = stack.current(&pos);
                     for persp in crate::types::Color::BOTH {
-                        let mut fresh = simd::Accumulator::default();
+                        let mut fresh = vec![0; net.shape.hidden];
                         accumulator::refresh(&net, &pos, persp, &mut fresh);
-                        assert_eq!(acc[persp.index()].0, fresh.0, "game {game} {pos:?}");
+                        assert_eq!(acc[persp.index()], fresh, "game {game} {pos:?}");
                     }
                     assert_eq!(stack.output(&pos), output_full(&net, &pos));
                     checked += 1;
@@ -126,7 +153,12 @@ mod tests {
 
     #[test]
     fn colour_swap_gives_the_same_evaluation() {
-        let net = random_network(9);
+        for shape in ["256/8", "k6-64-16-8/3"] {
+            colour_swap(&random_network(9, Shape::parse(shape).unwrap()));
+        }
+    }
+
+    fn colour_swap(net: &Network) {
         let mut pos = Position::startpos();
         let mut lcg = crate::rng::Lcg(3);
         for _ in 0..120 {
@@ -136,8 +168,8 @@ mod tests {
             }
             pos.make_move(moves.as_slice()[(lcg.next_u64() >> 33) as usize % moves.len()]);
             assert_eq!(
-                output_full(&net, &pos),
-                output_full(&net, &pos.colour_swapped())
+                output_full(net, &pos),
+                output_full(net, &pos.colour_swapped())
             );
         }
     }

@@ -1,27 +1,19 @@
-//! The network's three hot loops, each twice: AVX2 (chosen at run time when
-//! the CPU has it) and portable scalar code that gives bit-identical
-//! results.
+//! The network's hot loops, each twice: AVX2 (chosen at run time when the
+//! CPU has it) and portable scalar code that gives bit-identical results.
 //!
 //! Identical because both do the same integer arithmetic: accumulator
 //! entries are `i16` with wrapping adds (as `_mm256_add_epi16`), the
 //! activation's products are `i16 x i16 -> i16` wrapping (`mullo`) then
 //! widened and summed in `i32` with wrapping adds (`madd`), and wrapping
 //! sums do not depend on their order. The network's value ranges keep all
-//! of these from actually wrapping (see `network.rs`).
+//! of these from actually wrapping (see `arch`).
+//!
+//! Widths come from the network's shape at run time; every slice is a
+//! multiple of `HIDDEN_STEP` (16 `i16` lanes) long, which `Shape::check`
+//! guarantees for the accumulators.
 
-use super::arch::{HIDDEN, QA};
+use super::arch::{HIDDEN_STEP, QA};
 use std::sync::atomic::{AtomicU8, Ordering};
-
-/// One perspective's accumulator.
-#[repr(C, align(64))]
-#[derive(Clone, Copy)]
-pub struct Accumulator(pub [i16; HIDDEN]);
-
-impl Default for Accumulator {
-    fn default() -> Self {
-        Accumulator([0; HIDDEN])
-    }
-}
 
 /// 0: not yet detected, 1: scalar, 2: AVX2.
 static KERNEL: AtomicU8 = AtomicU8::new(0);
@@ -51,23 +43,18 @@ pub fn kernel_name() -> &'static str {
     if avx2_enabled() { "avx2" } else { "scalar" }
 }
 
-/// The weight row of feature `f` in a feature-major weight table.
+/// The weight row of feature `f` in a feature-major weight table with rows
+/// `width` long.
 #[inline(always)]
-fn row(weights: &[i16], f: usize) -> &[i16; HIDDEN] {
-    weights[f * HIDDEN..(f + 1) * HIDDEN]
-        .try_into()
-        .expect("weight rows are HIDDEN long")
+fn row(weights: &[i16], f: usize, width: usize) -> &[i16] {
+    &weights[f * width..(f + 1) * width]
 }
 
-/// `dst = src + sum(rows of add) - sum(rows of sub)`.
+/// `dst = src + sum(rows of add) - sum(rows of sub)`; the rows are
+/// `dst.len()` long.
 #[inline]
-pub fn update(
-    dst: &mut Accumulator,
-    src: &Accumulator,
-    weights: &[i16],
-    add: &[usize],
-    sub: &[usize],
-) {
+pub fn update(dst: &mut [i16], src: &[i16], weights: &[i16], add: &[usize], sub: &[usize]) {
+    debug_assert!(dst.len() == src.len() && dst.len().is_multiple_of(HIDDEN_STEP));
     #[cfg(target_arch = "x86_64")]
     if avx2_enabled() {
         // SAFETY: the CPU supports AVX2 (checked by `avx2_enabled`).
@@ -78,15 +65,15 @@ pub fn update(
 }
 
 /// `acc = bias + sum(rows of features)`.
-pub fn refresh(acc: &mut Accumulator, bias: &Accumulator, weights: &[i16], features: &[usize]) {
+pub fn refresh(acc: &mut [i16], bias: &[i16], weights: &[i16], features: &[usize]) {
     update(acc, bias, weights, features, &[]);
 }
 
 /// `sum over i of clamp(acc[i], 0, QA)^2 * w[i]`, in the wrapping `i32`
-/// arithmetic described at the top.
+/// arithmetic described at the top (the straight head).
 #[inline]
-pub fn screlu_dot(acc: &Accumulator, w: &[i16]) -> i32 {
-    let w: &[i16; HIDDEN] = w[..HIDDEN].try_into().expect("HIDDEN output weights");
+pub fn screlu_dot(acc: &[i16], w: &[i16]) -> i32 {
+    debug_assert!(w.len() == acc.len() && acc.len().is_multiple_of(HIDDEN_STEP));
     #[cfg(target_arch = "x86_64")]
     if avx2_enabled() {
         // SAFETY: the CPU supports AVX2 (checked by `avx2_enabled`).
@@ -95,35 +82,71 @@ pub fn screlu_dot(acc: &Accumulator, w: &[i16]) -> i32 {
     scalar::screlu_dot(acc, w)
 }
 
+/// `out[i] = clamp(acc[i], 0, QA)^2 >> 8` (0..=254): the layered head's
+/// input.
+#[inline]
+pub fn activate(acc: &[i16], out: &mut [i16]) {
+    debug_assert!(out.len() == acc.len() && acc.len().is_multiple_of(HIDDEN_STEP));
+    #[cfg(target_arch = "x86_64")]
+    if avx2_enabled() {
+        // SAFETY: the CPU supports AVX2 (checked by `avx2_enabled`).
+        unsafe { avx2::activate(acc, out) };
+        return;
+    }
+    scalar::activate(acc, out);
+}
+
+/// `sum over i of a[i] * w[i]` in `i32` (pairs summed as `madd` does).
+#[inline]
+pub fn dot(a: &[i16], w: &[i16]) -> i32 {
+    debug_assert!(w.len() == a.len() && a.len().is_multiple_of(HIDDEN_STEP));
+    #[cfg(target_arch = "x86_64")]
+    if avx2_enabled() {
+        // SAFETY: the CPU supports AVX2 (checked by `avx2_enabled`).
+        return unsafe { avx2::dot(a, w) };
+    }
+    scalar::dot(a, w)
+}
+
 pub mod scalar {
     use super::*;
 
-    pub fn update(
-        dst: &mut Accumulator,
-        src: &Accumulator,
-        weights: &[i16],
-        add: &[usize],
-        sub: &[usize],
-    ) {
-        dst.0 = src.0;
+    pub fn update(dst: &mut [i16], src: &[i16], weights: &[i16], add: &[usize], sub: &[usize]) {
+        let width = dst.len();
+        dst.copy_from_slice(src);
         for &f in add {
-            for (d, w) in dst.0.iter_mut().zip(row(weights, f)) {
+            for (d, w) in dst.iter_mut().zip(row(weights, f, width)) {
                 *d = d.wrapping_add(*w);
             }
         }
         for &f in sub {
-            for (d, w) in dst.0.iter_mut().zip(row(weights, f)) {
+            for (d, w) in dst.iter_mut().zip(row(weights, f, width)) {
                 *d = d.wrapping_sub(*w);
             }
         }
     }
 
-    pub fn screlu_dot(acc: &Accumulator, w: &[i16; HIDDEN]) -> i32 {
+    pub fn screlu_dot(acc: &[i16], w: &[i16]) -> i32 {
         let mut sum = 0i32;
-        for (&a, &w) in acc.0.iter().zip(w) {
+        for (&a, &w) in acc.iter().zip(w) {
             let v = a.clamp(0, QA as i16);
             let vw = v.wrapping_mul(w);
             sum = sum.wrapping_add(v as i32 * vw as i32);
+        }
+        sum
+    }
+
+    pub fn activate(acc: &[i16], out: &mut [i16]) {
+        for (o, &a) in out.iter_mut().zip(acc) {
+            let v = a.clamp(0, QA as i16) as u16;
+            *o = (v.wrapping_mul(v) >> 8) as i16;
+        }
+    }
+
+    pub fn dot(a: &[i16], w: &[i16]) -> i32 {
+        let mut sum = 0i32;
+        for (&a, &w) in a.iter().zip(w) {
+            sum = sum.wrapping_add(a as i32 * w as i32);
         }
         sum
     }
@@ -136,75 +159,161 @@ pub mod avx2 {
 
     /// i16 lanes per 256-bit register.
     const LANES: usize = 16;
-    const CHUNKS: usize = HIDDEN / LANES;
     // A width the kernels would cut short does not compile.
     const _: () = assert!(
-        HIDDEN.is_multiple_of(LANES),
-        "the hidden width must be a multiple of the AVX2 lane count"
+        HIDDEN_STEP.is_multiple_of(LANES),
+        "accumulator widths must be multiples of the AVX2 lane count"
     );
 
+    #[inline(always)]
+    unsafe fn load(s: &[i16], o: usize) -> __m256i {
+        debug_assert!(o + LANES <= s.len());
+        // SAFETY: the caller keeps `o + LANES <= s.len()` (unaligned load).
+        unsafe { _mm256_loadu_si256(s.as_ptr().add(o) as *const __m256i) }
+    }
+
+    /// Sum of the eight `i32` lanes.
+    #[inline(always)]
+    unsafe fn horizontal_sum(sum: __m256i) -> i32 {
+        // SAFETY: register arithmetic only; the caller enabled AVX2.
+        unsafe {
+            let lo = _mm256_castsi256_si128(sum);
+            let hi = _mm256_extracti128_si256(sum, 1);
+            let s = _mm_add_epi32(lo, hi);
+            let s = _mm_add_epi32(s, _mm_shuffle_epi32(s, 0b01_00_11_10));
+            let s = _mm_add_epi32(s, _mm_shuffle_epi32(s, 0b10_11_00_01));
+            _mm_cvtsi128_si32(s)
+        }
+    }
+
+    /// Calls `$body` with `$w` a constant for the usual widths, so that
+    /// their loops compile to straight code, and as it is otherwise.
+    macro_rules! with_width {
+        ($width:expr, $w:ident => $body:expr) => {
+            match $width {
+                256 => {
+                    let $w = 256;
+                    $body
+                }
+                512 => {
+                    let $w = 512;
+                    $body
+                }
+                1024 => {
+                    let $w = 1024;
+                    $body
+                }
+                $w => $body,
+            }
+        };
+    }
+
+    /// The most rows one `update` adds or subtracts (a refresh adds one per
+    /// piece).
+    const MAX_ROWS: usize = 32;
+
     /// # Safety
-    /// The CPU must support AVX2.
+    /// The CPU must support AVX2; `dst` and `src` are as long as a weight
+    /// row, a multiple of 16.
     #[target_feature(enable = "avx2")]
     pub unsafe fn update(
-        dst: &mut Accumulator,
-        src: &Accumulator,
+        dst: &mut [i16],
+        src: &[i16],
         weights: &[i16],
         add: &[usize],
         sub: &[usize],
     ) {
-        for c in 0..CHUNKS {
-            let o = c * LANES;
-            // SAFETY: `o + LANES <= HIDDEN`, and every pointer below points
-            // into a HIDDEN-long array (unaligned loads and stores).
-            unsafe {
-                let mut v = _mm256_loadu_si256(src.0.as_ptr().add(o) as *const __m256i);
-                for &f in add {
-                    let r = row(weights, f);
-                    v = _mm256_add_epi16(
-                        v,
-                        _mm256_loadu_si256(r.as_ptr().add(o) as *const __m256i),
-                    );
-                }
-                for &f in sub {
-                    let r = row(weights, f);
-                    v = _mm256_sub_epi16(
-                        v,
-                        _mm256_loadu_si256(r.as_ptr().add(o) as *const __m256i),
-                    );
-                }
-                _mm256_storeu_si256(dst.0.as_mut_ptr().add(o) as *mut __m256i, v);
-            }
+        let width = dst.len();
+        assert!(src.len() == width && width.is_multiple_of(LANES));
+        assert!(add.len() <= MAX_ROWS && sub.len() <= MAX_ROWS);
+        // Each row's bounds are checked once, here.
+        let mut adds = [std::ptr::null::<i16>(); MAX_ROWS];
+        let mut subs = [std::ptr::null::<i16>(); MAX_ROWS];
+        for (p, &f) in adds.iter_mut().zip(add) {
+            *p = row(weights, f, width).as_ptr();
         }
+        for (p, &f) in subs.iter_mut().zip(sub) {
+            *p = row(weights, f, width).as_ptr();
+        }
+        let (adds, subs) = (&adds[..add.len()], &subs[..sub.len()]);
+        with_width!(width, w => {
+            for o in (0..w).step_by(LANES) {
+                // SAFETY: `o + LANES <= width` for `src`, `dst` and every
+                // row (each row is `width` long, checked above).
+                unsafe {
+                    let mut v = load(src, o);
+                    for &r in adds {
+                        v = _mm256_add_epi16(v, _mm256_loadu_si256(r.add(o) as *const __m256i));
+                    }
+                    for &r in subs {
+                        v = _mm256_sub_epi16(v, _mm256_loadu_si256(r.add(o) as *const __m256i));
+                    }
+                    _mm256_storeu_si256(dst.as_mut_ptr().add(o) as *mut __m256i, v);
+                }
+            }
+        });
     }
 
     /// # Safety
-    /// The CPU must support AVX2.
+    /// The CPU must support AVX2; the slices are equally long, a multiple
+    /// of 16.
     #[target_feature(enable = "avx2")]
-    pub unsafe fn screlu_dot(acc: &Accumulator, w: &[i16; HIDDEN]) -> i32 {
+    pub unsafe fn screlu_dot(acc: &[i16], w: &[i16]) -> i32 {
+        assert!(w.len() == acc.len() && acc.len().is_multiple_of(LANES));
         let zero = _mm256_setzero_si256();
         let qa = _mm256_set1_epi16(QA as i16);
         let mut sum = _mm256_setzero_si256();
-        for c in 0..CHUNKS {
-            let o = c * LANES;
-            // SAFETY: `o + LANES <= HIDDEN` for both arrays.
-            let (a, wv) = unsafe {
-                (
-                    _mm256_loadu_si256(acc.0.as_ptr().add(o) as *const __m256i),
-                    _mm256_loadu_si256(w.as_ptr().add(o) as *const __m256i),
-                )
-            };
-            let v = _mm256_min_epi16(_mm256_max_epi16(a, zero), qa);
-            let vw = _mm256_mullo_epi16(v, wv);
-            sum = _mm256_add_epi32(sum, _mm256_madd_epi16(v, vw));
-        }
-        // Horizontal sum of the eight i32 lanes.
-        let lo = _mm256_castsi256_si128(sum);
-        let hi = _mm256_extracti128_si256(sum, 1);
-        let s = _mm_add_epi32(lo, hi);
-        let s = _mm_add_epi32(s, _mm_shuffle_epi32(s, 0b01_00_11_10));
-        let s = _mm_add_epi32(s, _mm_shuffle_epi32(s, 0b10_11_00_01));
-        _mm_cvtsi128_si32(s)
+        with_width!(acc.len(), n => {
+            for o in (0..n).step_by(LANES) {
+                // SAFETY: `o + LANES <= len` for both slices.
+                let (a, wv) = unsafe { (load(acc, o), load(w, o)) };
+                let v = _mm256_min_epi16(_mm256_max_epi16(a, zero), qa);
+                let vw = _mm256_mullo_epi16(v, wv);
+                sum = _mm256_add_epi32(sum, _mm256_madd_epi16(v, vw));
+            }
+        });
+        // SAFETY: AVX2 is enabled here.
+        unsafe { horizontal_sum(sum) }
+    }
+
+    /// # Safety
+    /// The CPU must support AVX2; the slices are equally long, a multiple
+    /// of 16.
+    #[target_feature(enable = "avx2")]
+    pub unsafe fn activate(acc: &[i16], out: &mut [i16]) {
+        assert!(out.len() == acc.len() && acc.len().is_multiple_of(LANES));
+        let zero = _mm256_setzero_si256();
+        let qa = _mm256_set1_epi16(QA as i16);
+        with_width!(acc.len(), n => {
+            for o in (0..n).step_by(LANES) {
+                // SAFETY: `o + LANES <= len` for both slices.
+                unsafe {
+                    let v = _mm256_min_epi16(_mm256_max_epi16(load(acc, o), zero), qa);
+                    // v * v fits 16 bits unsigned (at most 65,025); the
+                    // logical shift reads it so.
+                    let sq = _mm256_srli_epi16(_mm256_mullo_epi16(v, v), 8);
+                    _mm256_storeu_si256(out.as_mut_ptr().add(o) as *mut __m256i, sq);
+                }
+            }
+        });
+    }
+
+    /// # Safety
+    /// The CPU must support AVX2; the slices are equally long, a multiple
+    /// of 16.
+    #[target_feature(enable = "avx2")]
+    pub unsafe fn dot(a: &[i16], w: &[i16]) -> i32 {
+        assert!(w.len() == a.len() && a.len().is_multiple_of(LANES));
+        let mut sum = _mm256_setzero_si256();
+        with_width!(a.len(), n => {
+            for o in (0..n).step_by(LANES) {
+                // SAFETY: `o + LANES <= len` for both slices.
+                let (x, y) = unsafe { (load(a, o), load(w, o)) };
+                sum = _mm256_add_epi32(sum, _mm256_madd_epi16(x, y));
+            }
+        });
+        // SAFETY: AVX2 is enabled here.
+        unsafe { horizontal_sum(sum) }
     }
 }
 
@@ -226,38 +335,62 @@ mod tests {
             }
             let mut seed = crate::rng::Lcg(99);
             let features = 40;
-            let weights: Vec<i16> = (0..features * HIDDEN)
-                .map(|_| (rng(&mut seed) % 2001) as i16 - 1000)
-                .collect();
-            for trial in 0..500 {
-                let mut src = Accumulator::default();
-                for v in src.0.iter_mut() {
-                    // Include values outside 0..=QA and extreme ones.
-                    *v = match trial % 3 {
-                        0 => (rng(&mut seed) % 800) as i16 - 300,
-                        1 => rng(&mut seed) as i16,
-                        _ => (rng(&mut seed) % 256) as i16,
-                    };
+            for width in [16, 256, 512, 1040] {
+                let weights: Vec<i16> = (0..features * width)
+                    .map(|_| (rng(&mut seed) % 2001) as i16 - 1000)
+                    .collect();
+                for trial in 0..200 {
+                    let mut src = vec![0i16; width];
+                    for v in src.iter_mut() {
+                        // Include values outside 0..=QA and extreme ones.
+                        *v = match trial % 3 {
+                            0 => (rng(&mut seed) % 800) as i16 - 300,
+                            1 => rng(&mut seed) as i16,
+                            _ => (rng(&mut seed) % 256) as i16,
+                        };
+                    }
+                    let add: Vec<usize> = (0..trial % 4)
+                        .map(|_| rng(&mut seed) as usize % features)
+                        .collect();
+                    let sub: Vec<usize> = (0..trial % 3)
+                        .map(|_| rng(&mut seed) as usize % features)
+                        .collect();
+                    let (mut a, mut b) = (vec![0i16; width], vec![0i16; width]);
+                    scalar::update(&mut a, &src, &weights, &add, &sub);
+                    // SAFETY: AVX2 support was checked above.
+                    unsafe { avx2::update(&mut b, &src, &weights, &add, &sub) };
+                    assert_eq!(a, b);
+                    let w: Vec<i16> = (0..width)
+                        .map(|_| match trial % 2 {
+                            0 => (rng(&mut seed) % 255) as i16 - 127,
+                            _ => rng(&mut seed) as i16,
+                        })
+                        .collect();
+                    // SAFETY: as above.
+                    let fast = unsafe { avx2::screlu_dot(&a, &w) };
+                    assert_eq!(scalar::screlu_dot(&a, &w), fast);
+                    let (mut x, mut y) = (vec![0i16; width], vec![0i16; width]);
+                    scalar::activate(&a, &mut x);
+                    // SAFETY: as above.
+                    unsafe { avx2::activate(&a, &mut y) };
+                    assert_eq!(x, y);
+                    assert!(x.iter().all(|&v| (0..=254).contains(&v)));
+                    // SAFETY: as above.
+                    let fast = unsafe { avx2::dot(&x, &w) };
+                    assert_eq!(scalar::dot(&x, &w), fast);
                 }
-                let add: Vec<usize> = (0..trial % 4)
-                    .map(|_| rng(&mut seed) as usize % features)
-                    .collect();
-                let sub: Vec<usize> = (0..trial % 3)
-                    .map(|_| rng(&mut seed) as usize % features)
-                    .collect();
-                let (mut a, mut b) = (Accumulator::default(), Accumulator::default());
-                scalar::update(&mut a, &src, &weights, &add, &sub);
-                // SAFETY: AVX2 support was checked above.
-                unsafe { avx2::update(&mut b, &src, &weights, &add, &sub) };
-                assert_eq!(a.0, b.0);
-                let w: [i16; HIDDEN] = std::array::from_fn(|_| match trial % 2 {
-                    0 => (rng(&mut seed) % 255) as i16 - 127,
-                    _ => rng(&mut seed) as i16,
-                });
-                // SAFETY: as above.
-                let fast = unsafe { avx2::screlu_dot(&a, &w) };
-                assert_eq!(scalar::screlu_dot(&a, &w), fast);
             }
+        }
+    }
+
+    #[test]
+    fn activation_is_the_scaled_square() {
+        let acc: Vec<i16> = (0..32).map(|i| i * 20 - 100).collect();
+        let mut out = vec![0; 32];
+        scalar::activate(&acc, &mut out);
+        for (a, o) in acc.iter().zip(&out) {
+            let v = (*a).clamp(0, QA as i16) as i32;
+            assert_eq!(*o as i32, v * v / 256);
         }
     }
 }

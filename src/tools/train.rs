@@ -24,12 +24,13 @@
 //! checkpoint (`OUT.ckpt`, to resume from) and the quantised network is
 //! written to `OUT`, so a stopped run still leaves a usable network.
 
-use crate::nnue::arch::{FT_CLIP, HIDDEN, OUT_CLIP, QA, QB, SCALE};
+use crate::nnue::arch::{FT_CLIP, LAYER_CLIP, MAX_LAYER, OUT_CLIP, QA, QB, SCALE, Shape};
 use crate::nnue::data::{self, Record};
-use crate::nnue::features::{self, BUCKETS, INPUTS};
-use crate::nnue::network::{Base, Network};
-use crate::nnue::simd::{self, Accumulator};
+use crate::nnue::features;
+use crate::nnue::network::{Base, Head, Layers, Network};
+use crate::nnue::simd;
 use crate::rng::SplitMix;
+use crate::types::{PieceKind, Square};
 use std::io::Write;
 use std::time::Instant;
 
@@ -60,9 +61,8 @@ pub struct TrainOptions {
     pub note: String,
     /// Train the network as a correction to this base evaluation.
     pub base: Base,
-    /// One output layer for all material (copied into every bucket of the
-    /// file), to measure what the material buckets bring.
-    pub single_bucket: bool,
+    /// The network's shape.
+    pub shape: Shape,
 }
 
 impl Default for TrainOptions {
@@ -86,7 +86,7 @@ impl Default for TrainOptions {
             resume: None,
             note: String::new(),
             base: Base::None,
-            single_bucket: false,
+            shape: Shape::FIRST,
         }
     }
 }
@@ -94,55 +94,178 @@ impl Default for TrainOptions {
 /// Records per validation block (at most: small sets use smaller blocks,
 /// a hundredth of the set).
 const BLOCK: usize = 4096;
-const FT_LEN: usize = INPUTS * HIDDEN;
-const OUT_LEN: usize = BUCKETS * 2 * HIDDEN;
-/// All parameters in one flat vector: feature weights, feature biases,
-/// output weights, output biases.
-const N_PARAMS: usize = FT_LEN + HIDDEN + OUT_LEN + BUCKETS;
-const B1: usize = FT_LEN;
-const W2: usize = B1 + HIDDEN;
-const B2: usize = W2 + OUT_LEN;
 
-/// The float model: the flat parameter vector (see `N_PARAMS`).
+/// Where each part of a shape's parameters sits in the flat parameter
+/// vector: feature weights, feature biases, then the head: straight, the
+/// output weights of every bucket then their biases; layered, per bucket
+/// `w2, b2, w3, b3, wo, bo` (the order of the file).
+#[derive(Clone, Copy, Debug)]
+struct Layout {
+    shape: Shape,
+    /// Start of the feature biases.
+    b1: usize,
+    /// Start of the head.
+    head: usize,
+    /// Parameters of one bucket's layered head.
+    stack: usize,
+    len: usize,
+}
+
+/// Offsets within one bucket's layered head.
+#[derive(Clone, Copy)]
+struct Stack {
+    w2: usize,
+    b2: usize,
+    w3: usize,
+    b3: usize,
+    wo: usize,
+    bo: usize,
+}
+
+impl Layout {
+    fn new(shape: Shape) -> Layout {
+        let h = shape.hidden;
+        let b1 = shape.inputs() * h;
+        let head = b1 + h;
+        let stack = shape.l2 * 2 * h + shape.l2 + shape.l3 * shape.l2 + shape.l3 + shape.last() + 1;
+        let len = if shape.l2 == 0 {
+            head + shape.out_buckets * (2 * h + 1)
+        } else {
+            head + shape.out_buckets * stack
+        };
+        Layout {
+            shape,
+            b1,
+            head,
+            stack,
+            len,
+        }
+    }
+
+    /// The straight head's output weights of `bucket`, and its bias.
+    fn straight(&self, bucket: usize) -> (usize, usize) {
+        let h2 = 2 * self.shape.hidden;
+        (
+            self.head + bucket * h2,
+            self.head + self.shape.out_buckets * h2 + bucket,
+        )
+    }
+
+    fn stack(&self, bucket: usize) -> Stack {
+        let s = &self.shape;
+        let w2 = self.head + bucket * self.stack;
+        let b2 = w2 + s.l2 * 2 * s.hidden;
+        let w3 = b2 + s.l2;
+        let b3 = w3 + s.l3 * s.l2;
+        let wo = b3 + s.l3;
+        Stack {
+            w2,
+            b2,
+            w3,
+            b3,
+            wo,
+            bo: wo + s.last(),
+        }
+    }
+
+    /// The largest magnitude each parameter may take: the ranges the
+    /// quantised network needs.
+    fn clips(&self) -> Vec<(std::ops::Range<usize>, f32)> {
+        let mut c = vec![(0..self.head, FT_CLIP)];
+        if self.shape.l2 == 0 {
+            let (w, b) = self.straight(0);
+            c.push((w..b, OUT_CLIP));
+            c.push((b..self.len, f32::MAX));
+        } else {
+            for bucket in 0..self.shape.out_buckets {
+                let st = self.stack(bucket);
+                c.push((st.w2..st.b2, OUT_CLIP));
+                c.push((st.b2..st.bo + 1, LAYER_CLIP));
+            }
+        }
+        c
+    }
+}
+
+/// The float model: the flat parameter vector (see `Layout`).
 #[derive(Clone)]
 pub struct Model {
+    pub shape: Shape,
     pub p: Vec<f32>,
 }
 
 impl Model {
-    pub fn init(seed: u64) -> Model {
+    pub fn init(shape: Shape, seed: u64) -> Model {
+        let lay = Layout::new(shape);
         let mut rng = SplitMix(seed);
         let mut uniform =
             |a: f32| ((rng.next_u64() >> 40) as f32 / (1u64 << 24) as f32 * 2.0 - 1.0) * a;
-        let mut p = vec![0.0; N_PARAMS];
-        for w in &mut p[..FT_LEN] {
+        let mut p = vec![0.0; lay.len];
+        for w in &mut p[..lay.b1] {
             *w = uniform(0.1);
         }
-        for w in &mut p[W2..B2] {
-            *w = uniform(1.0 / (2.0 * HIDDEN as f32).sqrt());
+        let h2 = 2 * shape.hidden;
+        if shape.l2 == 0 {
+            let (w, b) = lay.straight(0);
+            for x in &mut p[w..b] {
+                *x = uniform(1.0 / (h2 as f32).sqrt());
+            }
+        } else {
+            for bucket in 0..shape.out_buckets {
+                let st = lay.stack(bucket);
+                // Biases start the clipped ReLUs in their active range.
+                for (from, to, a) in [
+                    (st.w2, st.b2, 1.0 / (h2 as f32).sqrt()),
+                    (st.w3, st.b3, 1.0 / (shape.l2 as f32).sqrt()),
+                    (st.wo, st.bo, 1.0 / (shape.last() as f32).sqrt()),
+                ] {
+                    for x in &mut p[from..to] {
+                        *x = uniform(a);
+                    }
+                }
+                p[st.b2..st.w3].fill(0.25);
+                p[st.b3..st.wo].fill(0.25);
+            }
         }
-        Model { p }
+        Model { shape, p }
     }
 
-    /// The quantised network. With `single_bucket`, bucket 0's output
-    /// layer is copied into every bucket.
-    pub fn quantise(&self, base: Base, single_bucket: bool, description: String) -> Network {
-        if single_bucket {
-            let mut m = self.clone();
-            let (first, rest) = m.p[W2..B2].split_at_mut(2 * HIDDEN);
-            for chunk in rest.chunks_mut(2 * HIDDEN) {
-                chunk.copy_from_slice(first);
-            }
-            let b0 = m.p[B2];
-            m.p[B2..].fill(b0);
-            return m.quantise(base, false, description);
-        }
+    /// The quantised network.
+    pub fn quantise(&self, base: Base, description: String) -> Network {
+        let lay = Layout::new(self.shape);
         let q16 = |x: f32, s: i32| (x * s as f32).round().clamp(-32767.0, 32767.0) as i16;
-        let ft = self.p[..FT_LEN].iter().map(|&x| q16(x, QA)).collect();
-        let bias = std::array::from_fn(|j| q16(self.p[B1 + j], QA));
-        let out = self.p[W2..B2].iter().map(|&x| q16(x, QB)).collect();
-        let ob = std::array::from_fn(|b| (self.p[B2 + b] * (QA * QB) as f32).round() as i32);
-        Network::new(ft, bias, out, ob, base, description)
+        let ft = self.p[..lay.b1].iter().map(|&x| q16(x, QA)).collect();
+        let bias = self.p[lay.b1..lay.head]
+            .iter()
+            .map(|&x| q16(x, QA))
+            .collect();
+        let head = if self.shape.l2 == 0 {
+            let (w, b) = lay.straight(0);
+            Head::Straight {
+                weights: self.p[w..b].iter().map(|&x| q16(x, QB)).collect(),
+                bias: self.p[b..lay.len]
+                    .iter()
+                    .map(|&x| (x * (QA * QB) as f32).round() as i32)
+                    .collect(),
+            }
+        } else {
+            Head::Layers(
+                (0..self.shape.out_buckets)
+                    .map(|bucket| {
+                        let st = lay.stack(bucket);
+                        Layers {
+                            w2: self.p[st.w2..st.b2].iter().map(|&x| q16(x, QB)).collect(),
+                            b2: self.p[st.b2..st.w3].to_vec(),
+                            w3: self.p[st.w3..st.b3].to_vec(),
+                            b3: self.p[st.b3..st.wo].to_vec(),
+                            wo: self.p[st.wo..st.bo].to_vec(),
+                            bo: self.p[st.bo],
+                        }
+                    })
+                    .collect(),
+            )
+        };
+        Network::new(self.shape, ft, bias, head, base, description)
     }
 }
 
@@ -179,90 +302,220 @@ fn sample(data: &Data, i: u32, mirror: bool, opts: &TrainOptions) -> Sample {
         target: 0.0,
         base: data.base.get(i as usize).copied().unwrap_or(0.0),
     };
+    let place = |sq: Square| if mirror { sq.mirror() } else { sq };
+    // The kings first: they decide how each side sees the board.
+    let mut kings = [Square::from_index(0); 2];
     r.for_each_piece(|p, sq| {
-        let sq = if mirror { sq.mirror() } else { sq };
+        if p.kind() == PieceKind::King {
+            kings[p.color().index()] = place(sq);
+        }
+    });
+    let buckets = opts.shape.input_buckets;
+    let view_us = features::king_view(buckets, side, kings[side.index()]);
+    let view_them = features::king_view(buckets, !side, kings[(!side).index()]);
+    r.for_each_piece(|p, sq| {
+        let sq = place(sq);
         if s.n < 32 {
-            s.us[s.n] = features::index(side, p, sq) as u16;
-            s.them[s.n] = features::index(!side, p, sq) as u16;
+            s.us[s.n] = features::index(view_us, side, p, sq) as u16;
+            s.them[s.n] = features::index(view_them, !side, p, sq) as u16;
             s.n += 1;
         }
     });
-    s.bucket = if opts.single_bucket {
-        0
-    } else {
-        features::bucket(s.n as u32)
-    };
+    s.bucket = features::bucket(s.n as u32, opts.shape.out_buckets);
     let result = r.result().map_or(0.5, |w| w.score_for(side));
     s.target = opts.lambda * sigmoid(r.score() as f32 / opts.k) + (1.0 - opts.lambda) * result;
     s
 }
 
-/// The forward pass: the accumulators, their activations and the output.
-struct Forward {
-    acc: [[f32; HIDDEN]; 2],
-    out: f32,
+/// One thread's working space for the forward and backward passes.
+struct Scratch {
+    /// The two accumulators, side to move's first.
+    acc: Vec<f32>,
+    /// Their activations (the layered head's input).
+    x: Vec<f32>,
+    /// The gradient with respect to the accumulators.
+    da: Vec<f32>,
+    z2: [f32; MAX_LAYER],
+    z3: [f32; MAX_LAYER],
+}
+
+impl Scratch {
+    fn new(shape: &Shape) -> Scratch {
+        Scratch {
+            acc: vec![0.0; 2 * shape.hidden],
+            x: vec![0.0; 2 * shape.hidden],
+            da: vec![0.0; 2 * shape.hidden],
+            z2: [0.0; MAX_LAYER],
+            z3: [0.0; MAX_LAYER],
+        }
+    }
+}
+
+/// `a . b` with eight running sums, so that the compiler can use vector
+/// registers (a single running sum would make every add wait for the last).
+#[inline(always)]
+fn dot(a: &[f32], b: &[f32]) -> f32 {
+    let mut sums = [0f32; 8];
+    let (ca, cb) = (a.chunks_exact(8), b.chunks_exact(8));
+    let tail: f32 = ca
+        .remainder()
+        .iter()
+        .zip(cb.remainder())
+        .map(|(x, y)| x * y)
+        .sum();
+    for (x, y) in ca.zip(cb) {
+        for i in 0..8 {
+            sums[i] += x[i] * y[i];
+        }
+    }
+    sums.iter().sum::<f32>() + tail
 }
 
 #[inline(always)]
-fn forward(m: &[f32], s: &Sample) -> Forward {
-    let mut acc = [[0f32; HIDDEN]; 2];
+fn crelu(x: f32) -> f32 {
+    x.clamp(0.0, 1.0)
+}
+
+/// The derivative of the clipped ReLU (0 at and beyond the clips).
+#[inline(always)]
+fn crelu_slope(x: f32) -> f32 {
+    if x > 0.0 && x < 1.0 { 1.0 } else { 0.0 }
+}
+
+/// The forward pass; leaves the intermediate values in `sc` and returns the
+/// output.
+#[inline(always)]
+fn forward(m: &[f32], lay: &Layout, s: &Sample, sc: &mut Scratch) -> f32 {
+    let h = lay.shape.hidden;
     for (side, feats) in [&s.us, &s.them].into_iter().enumerate() {
-        let a = &mut acc[side];
-        a.copy_from_slice(&m[B1..B1 + HIDDEN]);
+        let a = &mut sc.acc[side * h..(side + 1) * h];
+        a.copy_from_slice(&m[lay.b1..lay.head]);
         for &f in &feats[..s.n] {
-            let row = &m[f as usize * HIDDEN..(f as usize + 1) * HIDDEN];
+            let row = &m[f as usize * h..(f as usize + 1) * h];
             for (x, w) in a.iter_mut().zip(row) {
                 *x += w;
             }
         }
     }
-    let w2 = &m[W2 + s.bucket * 2 * HIDDEN..W2 + (s.bucket + 1) * 2 * HIDDEN];
-    let mut out = m[B2 + s.bucket] + s.base;
-    for side in 0..2 {
-        for (x, w) in acc[side]
-            .iter()
-            .zip(&w2[side * HIDDEN..(side + 1) * HIDDEN])
-        {
-            let c = x.clamp(0.0, 1.0);
-            out += c * c * w;
-        }
+    for (x, a) in sc.x.iter_mut().zip(&sc.acc) {
+        let c = crelu(*a);
+        *x = c * c;
     }
-    Forward { acc, out }
+    if lay.shape.l2 == 0 {
+        let (w, b) = lay.straight(s.bucket);
+        let w2 = &m[w..w + 2 * h];
+        return m[b] + s.base + dot(&sc.x, w2);
+    }
+    let (l2, l3) = (lay.shape.l2, lay.shape.l3);
+    let st = lay.stack(s.bucket);
+    for i in 0..l2 {
+        let w = &m[st.w2 + i * 2 * h..st.w2 + (i + 1) * 2 * h];
+        sc.z2[i] = m[st.b2 + i] + dot(&sc.x, w);
+    }
+    let mut out = m[st.bo] + s.base;
+    if l3 == 0 {
+        for i in 0..l2 {
+            out += m[st.wo + i] * crelu(sc.z2[i]);
+        }
+        return out;
+    }
+    for k in 0..l3 {
+        let w = &m[st.w3 + k * l2..st.w3 + (k + 1) * l2];
+        sc.z3[k] = m[st.b3 + k]
+            + w.iter()
+                .zip(&sc.z2[..l2])
+                .map(|(w, z)| w * crelu(*z))
+                .sum::<f32>();
+        out += m[st.wo + k] * crelu(sc.z3[k]);
+    }
+    out
 }
 
 /// Loss of one sample and, when `grad` is given, its gradient added in.
 #[inline(always)]
-fn step_sample(m: &[f32], s: &Sample, k: f32, grad: Option<&mut [f32]>) -> f32 {
-    let f = forward(m, s);
-    let z = f.out * SCALE as f32 / k;
+fn step_sample(
+    m: &[f32],
+    lay: &Layout,
+    s: &Sample,
+    k: f32,
+    sc: &mut Scratch,
+    grad: Option<&mut [f32]>,
+) -> f32 {
+    let out = forward(m, lay, s, sc);
+    let z = out * SCALE as f32 / k;
     let p = sigmoid(z);
     let err = p - s.target;
     let Some(g) = grad else {
         return err * err;
     };
     let dy = 2.0 * err * p * (1.0 - p) * SCALE as f32 / k;
-    let o = W2 + s.bucket * 2 * HIDDEN;
-    g[B2 + s.bucket] += dy;
-    for side in 0..2 {
-        let feats = if side == 0 { &s.us } else { &s.them };
-        let mut da = [0f32; HIDDEN];
-        for j in 0..HIDDEN {
-            let x = f.acc[side][j];
-            let c = x.clamp(0.0, 1.0);
-            let w = m[o + side * HIDDEN + j];
-            g[o + side * HIDDEN + j] += dy * c * c;
-            da[j] = if x > 0.0 && x < 1.0 {
-                dy * w * 2.0 * x
-            } else {
-                0.0
-            };
+    let h = lay.shape.hidden;
+    // The gradient with respect to the activations, into `sc.da`.
+    if lay.shape.l2 == 0 {
+        let (w, b) = lay.straight(s.bucket);
+        g[b] += dy;
+        for j in 0..2 * h {
+            g[w + j] += dy * sc.x[j];
+            sc.da[j] = dy * m[w + j];
         }
-        for (gb, d) in g[B1..B1 + HIDDEN].iter_mut().zip(&da) {
+    } else {
+        let (l2, l3) = (lay.shape.l2, lay.shape.l3);
+        let st = lay.stack(s.bucket);
+        g[st.bo] += dy;
+        let mut dz2 = [0f32; MAX_LAYER];
+        if l3 == 0 {
+            for i in 0..l2 {
+                g[st.wo + i] += dy * crelu(sc.z2[i]);
+                dz2[i] = dy * m[st.wo + i] * crelu_slope(sc.z2[i]);
+            }
+        } else {
+            for kk in 0..l3 {
+                g[st.wo + kk] += dy * crelu(sc.z3[kk]);
+                let dz3 = dy * m[st.wo + kk] * crelu_slope(sc.z3[kk]);
+                if dz3 == 0.0 {
+                    continue;
+                }
+                g[st.b3 + kk] += dz3;
+                for i in 0..l2 {
+                    g[st.w3 + kk * l2 + i] += dz3 * crelu(sc.z2[i]);
+                    dz2[i] += dz3 * m[st.w3 + kk * l2 + i];
+                }
+            }
+            for (d, z) in dz2[..l2].iter_mut().zip(&sc.z2) {
+                *d *= crelu_slope(*z);
+            }
+        }
+        sc.da.fill(0.0);
+        for (i, &d) in dz2[..l2].iter().enumerate() {
+            if d == 0.0 {
+                continue;
+            }
+            g[st.b2 + i] += d;
+            let row = st.w2 + i * 2 * h;
+            for (gw, x) in g[row..row + 2 * h].iter_mut().zip(&sc.x) {
+                *gw += d * x;
+            }
+            for (da, w) in sc.da.iter_mut().zip(&m[row..row + 2 * h]) {
+                *da += d * w;
+            }
+        }
+    }
+    // Through the squared clipped ReLU to the accumulators.
+    for (da, a) in sc.da.iter_mut().zip(&sc.acc) {
+        *da = if *a > 0.0 && *a < 1.0 {
+            *da * 2.0 * a
+        } else {
+            0.0
+        };
+    }
+    for (side, feats) in [&s.us, &s.them].into_iter().enumerate() {
+        let da = &sc.da[side * h..(side + 1) * h];
+        for (gb, d) in g[lay.b1..lay.head].iter_mut().zip(da) {
             *gb += d;
         }
         for &ft in &feats[..s.n] {
-            let row = &mut g[ft as usize * HIDDEN..(ft as usize + 1) * HIDDEN];
-            for (gw, d) in row.iter_mut().zip(&da) {
+            let row = &mut g[ft as usize * h..(ft as usize + 1) * h];
+            for (gw, d) in row.iter_mut().zip(da) {
                 *gw += d;
             }
         }
@@ -289,10 +542,12 @@ fn run_chunk(
         opts: &TrainOptions,
         grad: &mut Option<&mut [f32]>,
     ) -> f64 {
+        let lay = Layout::new(opts.shape);
+        let mut sc = Scratch::new(&opts.shape);
         let mut loss = 0.0f64;
         for &(i, mirror) in idx {
             let s = sample(data, i, mirror, opts);
-            loss += step_sample(m, &s, opts.k, grad.as_deref_mut()) as f64;
+            loss += step_sample(m, &lay, &s, opts.k, &mut sc, grad.as_deref_mut()) as f64;
         }
         loss
     }
@@ -324,15 +579,16 @@ struct Adam {
 }
 
 impl Adam {
-    fn new() -> Adam {
+    fn new(len: usize) -> Adam {
         Adam {
-            m: vec![0.0; N_PARAMS],
-            v: vec![0.0; N_PARAMS],
+            m: vec![0.0; len],
+            v: vec![0.0; len],
             t: 0,
         }
     }
 
-    fn step(&mut self, p: &mut [f32], g: &[f32], lr: f32) {
+    /// One step; each range of parameters is kept within its clip.
+    fn step(&mut self, p: &mut [f32], g: &[f32], lr: f32, clips: &[(std::ops::Range<usize>, f32)]) {
         const BETA1: f32 = 0.9;
         const BETA2: f32 = 0.999;
         const EPS: f32 = 1e-8;
@@ -340,30 +596,29 @@ impl Adam {
         let c1 = 1.0 - BETA1.powi(self.t.min(i32::MAX as u64) as i32);
         let c2 = 1.0 - BETA2.powi(self.t.min(i32::MAX as u64) as i32);
         let step = lr * c2.sqrt() / c1;
-        for i in 0..N_PARAMS {
-            let gi = g[i];
-            self.m[i] = BETA1 * self.m[i] + (1.0 - BETA1) * gi;
-            self.v[i] = BETA2 * self.v[i] + (1.0 - BETA2) * gi * gi;
-            let clip = if i < W2 {
-                FT_CLIP
-            } else if i < B2 {
-                OUT_CLIP
-            } else {
-                f32::MAX
-            };
-            p[i] = (p[i] - step * self.m[i] / (self.v[i].sqrt() + EPS)).clamp(-clip, clip);
+        for (range, clip) in clips {
+            for i in range.clone() {
+                let gi = g[i];
+                self.m[i] = BETA1 * self.m[i] + (1.0 - BETA1) * gi;
+                self.v[i] = BETA2 * self.v[i] + (1.0 - BETA2) * gi * gi;
+                p[i] = (p[i] - step * self.m[i] / (self.v[i].sqrt() + EPS)).clamp(-clip, *clip);
+            }
         }
     }
 }
 
-/// Checkpoint: magic, epoch, Adam step, then parameters and both moments.
-const CKPT_MAGIC: &[u8; 8] = b"CHNNCKP1";
+/// Checkpoint: magic, epoch, Adam step, the shape's text (a `u32` length,
+/// then UTF-8), then parameters and both moments.
+const CKPT_MAGIC: &[u8; 8] = b"CHNNCKP2";
 
 fn save_checkpoint(path: &str, model: &Model, adam: &Adam, epoch: usize) -> std::io::Result<()> {
-    let mut out = Vec::with_capacity(24 + N_PARAMS * 12);
+    let shape = model.shape.to_string();
+    let mut out = Vec::with_capacity(28 + shape.len() + model.p.len() * 12);
     out.extend_from_slice(CKPT_MAGIC);
     out.extend_from_slice(&(epoch as u64).to_le_bytes());
     out.extend_from_slice(&adam.t.to_le_bytes());
+    out.extend_from_slice(&(shape.len() as u32).to_le_bytes());
+    out.extend_from_slice(shape.as_bytes());
     for v in model.p.iter().chain(&adam.m).chain(&adam.v) {
         out.extend_from_slice(&v.to_le_bytes());
     }
@@ -372,21 +627,32 @@ fn save_checkpoint(path: &str, model: &Model, adam: &Adam, epoch: usize) -> std:
     std::fs::rename(tmp, path)
 }
 
-fn load_checkpoint(path: &str) -> Result<(Model, Adam, usize), String> {
+fn load_checkpoint(path: &str, shape: Shape) -> Result<(Model, Adam, usize), String> {
     let b = std::fs::read(path).map_err(|e| format!("{path}: {e}"))?;
-    if b.len() != 24 + N_PARAMS * 12 || &b[..8] != CKPT_MAGIC {
-        return Err(format!("{path}: not a checkpoint of this architecture"));
+    let len = Layout::new(shape).len;
+    let text = shape.to_string();
+    let header = 28 + text.len();
+    if b.len() < header
+        || &b[..8] != CKPT_MAGIC
+        || b[24..28] != (text.len() as u32).to_le_bytes()
+        || &b[28..header] != text.as_bytes()
+        || b.len() != header + len * 12
+    {
+        return Err(format!("{path}: not a checkpoint of a {text} network"));
     }
     let epoch = u64::from_le_bytes(b[8..16].try_into().expect("8 bytes")) as usize;
     let t = u64::from_le_bytes(b[16..24].try_into().expect("8 bytes"));
-    let floats: Vec<f32> = b[24..]
+    let floats: Vec<f32> = b[header..]
         .chunks_exact(4)
         .map(|c| f32::from_le_bytes([c[0], c[1], c[2], c[3]]))
         .collect();
-    let (p, rest) = floats.split_at(N_PARAMS);
-    let (m, v) = rest.split_at(N_PARAMS);
+    let (p, rest) = floats.split_at(len);
+    let (m, v) = rest.split_at(len);
     Ok((
-        Model { p: p.to_vec() },
+        Model {
+            shape,
+            p: p.to_vec(),
+        },
         Adam {
             m: m.to_vec(),
             v: v.to_vec(),
@@ -420,14 +686,17 @@ fn mean_loss(model: &Model, data: &Data, idx: &[u32], opts: &TrainOptions) -> f6
 /// lost little.
 fn quantised_loss(net: &Network, data: &Data, idx: &[u32], opts: &TrainOptions) -> f64 {
     let mut total = 0.0f64;
-    let mut acc = [Accumulator::default(), Accumulator::default()];
+    let h = net.shape.hidden;
+    let mut acc = vec![0i16; 2 * h];
+    let mut scratch = vec![0i16; 2 * h];
     for &i in idx {
         let s = sample(data, i, false, opts);
         let us: Vec<usize> = s.us[..s.n].iter().map(|&f| f as usize).collect();
         let them: Vec<usize> = s.them[..s.n].iter().map(|&f| f as usize).collect();
-        simd::refresh(&mut acc[0], &net.ft_bias, &net.ft_weights, &us);
-        simd::refresh(&mut acc[1], &net.ft_bias, &net.ft_weights, &them);
-        let cp = net.output(&acc[0], &acc[1], s.bucket) as f32 + s.base * SCALE as f32;
+        let (a, b) = acc.split_at_mut(h);
+        simd::refresh(a, &net.ft_bias, &net.ft_weights, &us);
+        simd::refresh(b, &net.ft_bias, &net.ft_weights, &them);
+        let cp = net.output(a, b, s.bucket, &mut scratch) as f32 + s.base * SCALE as f32;
         let e = sigmoid(cp / opts.k) - s.target;
         total += (e * e) as f64;
     }
@@ -550,16 +819,24 @@ pub fn run(opts: &TrainOptions, log: &mut impl Write) -> Result<(), String> {
     .map_err(io)?;
 
     let ckpt = format!("{}.ckpt", opts.out);
+    let layout = Layout::new(opts.shape);
+    let clips = layout.clips();
     let (mut model, mut adam, first_epoch) = match &opts.resume {
         Some(path) => {
-            let (m, a, e) = load_checkpoint(path)?;
+            let (m, a, e) = load_checkpoint(path, opts.shape)?;
             writeln!(log, "train: resumed from {path} after epoch {e}").map_err(io)?;
             (m, a, e)
         }
-        None => (Model::init(opts.seed), Adam::new(), 0),
+        None => (Model::init(opts.shape, opts.seed), Adam::new(layout.len), 0),
     };
+    writeln!(
+        log,
+        "train: shape {} ({} parameters)",
+        opts.shape, layout.len
+    )
+    .map_err(io)?;
     let threads = opts.threads.max(1);
-    let mut grads: Vec<Vec<f32>> = (0..threads).map(|_| vec![0.0; N_PARAMS]).collect();
+    let mut grads: Vec<Vec<f32>> = (0..threads).map(|_| vec![0.0; layout.len]).collect();
     let batch = opts.batch.max(threads);
     for epoch in first_epoch..opts.epochs {
         let t = Instant::now();
@@ -606,7 +883,7 @@ pub fn run(opts: &TrainOptions, log: &mut impl Write) -> Result<(), String> {
             for a in g.iter_mut() {
                 *a *= scale;
             }
-            adam.step(&mut model.p, g, lr);
+            adam.step(&mut model.p, g, lr, &clips);
         }
         let train_loss = train_loss / order.len() as f64;
         let val_loss = mean_loss(&model, &data, &val, opts);
@@ -630,18 +907,10 @@ pub fn run(opts: &TrainOptions, log: &mut impl Write) -> Result<(), String> {
         )
         .map_err(io)?;
         save_checkpoint(&ckpt, &model, &adam, epoch + 1).map_err(io)?;
-        let net = model.quantise(
-            opts.base,
-            opts.single_bucket,
-            description(opts, train.len(), epoch + 1),
-        );
+        let net = model.quantise(opts.base, description(opts, train.len(), epoch + 1));
         std::fs::write(&opts.out, net.to_bytes()).map_err(|e| format!("{}: {e}", opts.out))?;
     }
-    let net = model.quantise(
-        opts.base,
-        opts.single_bucket,
-        description(opts, train.len(), opts.epochs),
-    );
+    let net = model.quantise(opts.base, description(opts, train.len(), opts.epochs));
     std::fs::write(&opts.out, net.to_bytes()).map_err(|e| format!("{}: {e}", opts.out))?;
     let classical = |lambda: f32| {
         let o = TrainOptions {
@@ -679,10 +948,10 @@ fn description(opts: &TrainOptions, positions: usize, epochs: usize) -> String {
         .map(|p| p.rsplit('/').next().unwrap_or(p))
         .collect();
     let mut d = format!(
-        "chuhe train: {positions} positions from {}; base {:?}, single bucket {}, epochs {epochs}, batch {}, lr {} x{} every {}, lambda {}, k {}, mirror {}, seed {}",
+        "chuhe train: {positions} positions from {}; shape {}, base {:?}, epochs {epochs}, batch {}, lr {} x{} every {}, lambda {}, k {}, mirror {}, seed {}",
         files.join(" "),
+        opts.shape,
         opts.base,
-        opts.single_bucket,
         opts.batch,
         opts.lr,
         opts.lr_drop,
@@ -706,48 +975,67 @@ mod tests {
     use crate::options::Level;
     use crate::position::Position;
 
-    /// The analytic gradient matches finite differences.
+    /// The analytic gradient matches finite differences, for every part of
+    /// both kinds of head.
     #[test]
     fn gradient_matches_finite_differences() {
-        let opts = TrainOptions::default();
-        let mut model = Model::init(3);
-        // Push some accumulators into the active region.
-        for b in &mut model.p[B1..B1 + HIDDEN] {
-            *b = 0.3;
-        }
-        let pos =
-            Position::from_fen("2bakab2/9/4c4/p3p3p/2p3p2/9/P1P1P1P1P/4C4/9/2BAKAB2 w - - 0 1")
-                .unwrap();
-        let r = Record::new(&pos, 120, 30, Wdl::RedWins);
-        let records = [r];
-        let data = Data {
-            records: &records,
-            base: &[],
-        };
-        let s = sample(&data, 0, false, &opts);
-        let mut g = vec![0.0; N_PARAMS];
-        step_sample(&model.p, &s, opts.k, Some(&mut g));
-        let probes = [
-            s.us[0] as usize * HIDDEN + 5,
-            B1 + 7,
-            W2 + s.bucket * 2 * HIDDEN + 3,
-            W2 + s.bucket * 2 * HIDDEN + HIDDEN + 9,
-            B2 + s.bucket,
-        ];
-        for &i in &probes {
-            let h = 1e-3;
-            let mut plus = model.clone();
-            plus.p[i] += h;
-            let mut minus = model.clone();
-            minus.p[i] -= h;
-            let num = (step_sample(&plus.p, &s, opts.k, None)
-                - step_sample(&minus.p, &s, opts.k, None))
-                / (2.0 * h);
-            assert!(
-                (num - g[i]).abs() <= 1e-4 + 0.05 * num.abs(),
-                "param {i}: numeric {num} analytic {}",
-                g[i]
-            );
+        for text in ["256/8", "k6-32-8/2", "k6-32-8-4/2"] {
+            let shape = Shape::parse(text).unwrap();
+            let opts = TrainOptions {
+                shape,
+                ..TrainOptions::default()
+            };
+            let lay = Layout::new(shape);
+            let mut model = Model::init(shape, 3);
+            // Push some accumulators into the active region.
+            for b in &mut model.p[lay.b1..lay.head] {
+                *b = 0.3;
+            }
+            let pos = Position::from_fen(
+                "2bakab2/9/4c4/p3p3p/2p3p2/9/P1P1P1P1P/4C4/4A4/2BK1AB2 w - - 0 1",
+            )
+            .unwrap();
+            let r = Record::new(&pos, 120, 30, Wdl::RedWins);
+            let records = [r];
+            let data = Data {
+                records: &records,
+                base: &[],
+            };
+            let s = sample(&data, 0, false, &opts);
+            let mut sc = Scratch::new(&shape);
+            let mut g = vec![0.0; lay.len];
+            step_sample(&model.p, &lay, &s, opts.k, &mut sc, Some(&mut g));
+            let h = shape.hidden;
+            let mut probes = vec![
+                s.us[0] as usize * h + 5,
+                s.them[1] as usize * h + 2,
+                lay.b1 + 7,
+            ];
+            if shape.l2 == 0 {
+                let (w, b) = lay.straight(s.bucket);
+                probes.extend([w + 3, w + h + 9, b]);
+            } else {
+                let st = lay.stack(s.bucket);
+                probes.extend([st.w2 + 3, st.w2 + 2 * h + h + 1, st.b2 + 1, st.wo, st.bo]);
+                if shape.l3 > 0 {
+                    probes.extend([st.w3 + 2, st.b3 + 1]);
+                }
+            }
+            for &i in &probes {
+                let d = 1e-3;
+                let loss =
+                    |p: &[f32]| step_sample(p, &lay, &s, opts.k, &mut Scratch::new(&shape), None);
+                let mut plus = model.clone();
+                plus.p[i] += d;
+                let mut minus = model.clone();
+                minus.p[i] -= d;
+                let num = (loss(&plus.p) - loss(&minus.p)) / (2.0 * d);
+                assert!(
+                    (num - g[i]).abs() <= 1e-4 + 0.05 * num.abs(),
+                    "{text}: param {i}: numeric {num} analytic {}",
+                    g[i]
+                );
+            }
         }
     }
 
@@ -774,53 +1062,59 @@ mod tests {
         }
         let mut f = std::fs::File::create(&data).unwrap();
         data::write_records(&mut f, &records).unwrap();
-        let opts = TrainOptions {
-            data: vec![data.to_string_lossy().into_owned()],
-            out: out.to_string_lossy().into_owned(),
-            epochs: 6,
-            batch: 512,
-            lr: 0.003,
-            lambda: 1.0,
-            val_share: 0.2,
-            threads: 2,
-            ..TrainOptions::default()
-        };
-        let mut log = Vec::new();
-        run(&opts, &mut log).unwrap();
-        let text = String::from_utf8(log).unwrap();
-        let losses: Vec<f64> = text
-            .lines()
-            .filter(|l| l.starts_with("epoch"))
-            .filter_map(|l| l.split("validation loss ").nth(1))
-            .filter_map(|t| t.split_whitespace().next()?.parse().ok())
-            .collect();
-        assert_eq!(losses.len(), 6, "{text}");
-        assert!(losses[5] < losses[0] * 0.8, "{text}");
-        let net = Network::load(&opts.out).unwrap();
-        assert!(net.description.contains("chuhe train"));
-        let last = text.lines().last().unwrap();
-        let q: f64 = last
-            .split("quantised validation loss ")
-            .nth(1)
-            .unwrap()
-            .split(' ')
-            .next()
-            .unwrap()
-            .parse()
-            .unwrap();
-        let fl: f64 = last
-            .split(" vs float ")
-            .nth(1)
-            .unwrap()
-            .split(' ')
-            .next()
-            .unwrap()
-            .parse()
-            .unwrap();
-        assert!((q - fl).abs() < 0.002 + 0.05 * fl, "{last}");
+        // The first generation's shape, and one with king buckets and
+        // dense layers.
+        for shape in ["256/1", "k6-32-16/1", "k6-32-16-8/1"] {
+            let opts = TrainOptions {
+                data: vec![data.to_string_lossy().into_owned()],
+                out: out.to_string_lossy().into_owned(),
+                epochs: 6,
+                batch: 512,
+                lr: 0.003,
+                lambda: 1.0,
+                val_share: 0.2,
+                threads: 2,
+                shape: Shape::parse(shape).unwrap(),
+                ..TrainOptions::default()
+            };
+            let mut log = Vec::new();
+            run(&opts, &mut log).unwrap();
+            let text = String::from_utf8(log).unwrap();
+            let losses: Vec<f64> = text
+                .lines()
+                .filter(|l| l.starts_with("epoch"))
+                .filter_map(|l| l.split("validation loss ").nth(1))
+                .filter_map(|t| t.split_whitespace().next()?.parse().ok())
+                .collect();
+            assert_eq!(losses.len(), 6, "{shape}: {text}");
+            assert!(losses[5] < losses[0] * 0.8, "{shape}: {text}");
+            let net = Network::load(&opts.out).unwrap();
+            assert!(net.description.contains("chuhe train"));
+            let last = text.lines().last().unwrap();
+            let q: f64 = last
+                .split("quantised validation loss ")
+                .nth(1)
+                .unwrap()
+                .split(' ')
+                .next()
+                .unwrap()
+                .parse()
+                .unwrap();
+            let fl: f64 = last
+                .split(" vs float ")
+                .nth(1)
+                .unwrap()
+                .split(' ')
+                .next()
+                .unwrap()
+                .parse()
+                .unwrap();
+            assert!((q - fl).abs() < 0.002 + 0.05 * fl, "{shape}: {last}");
+            assert_eq!(net.shape.to_string(), shape);
+        }
         for p in [&data, &out] {
             let _ = std::fs::remove_file(p);
         }
-        let _ = std::fs::remove_file(format!("{}.ckpt", opts.out));
+        let _ = std::fs::remove_file(format!("{}.ckpt", out.to_string_lossy()));
     }
 }
