@@ -158,6 +158,12 @@ impl Position {
         self.board[sq.index()]
     }
 
+    /// Every point's piece (`Piece::NONE` where empty), by point index.
+    #[inline(always)]
+    pub fn board(&self) -> &[Piece; 90] {
+        &self.board
+    }
+
     #[inline(always)]
     pub fn occupancy(&self) -> Occupancy {
         self.occ

@@ -9,8 +9,14 @@
 //! weight rows. Nodes cut off before they evaluate thus cost nothing, and
 //! popping is free. With king input buckets a move of a side's own king
 //! changes how that side sees the board (`features::KingView`): its
-//! accumulator is then computed afresh from the position, the other side's
-//! goes on incrementally.
+//! accumulator is then computed afresh, the other side's goes on
+//! incrementally.
+//!
+//! Computing afresh goes through a cache (`RefreshCache`, Stockfish's
+//! "Finny table"): for each perspective and view, the accumulator of the
+//! board it last computed and that board. A refresh starts from the
+//! cached accumulator and adds and subtracts only the pieces that differ,
+//! a handful near the search tree's root instead of all of them.
 
 use super::features::{self, KingView};
 use super::network::Network;
@@ -49,6 +55,80 @@ pub struct NnueStack {
     top: usize,
     /// Working space of the network's head.
     scratch: Vec<i16>,
+    cache: RefreshCache,
+}
+
+/// For each perspective and view, the last board refreshed in that view
+/// and its accumulator (see the top of this file).
+struct RefreshCache {
+    width: usize,
+    boards: Vec<[Piece; 90]>,
+    /// Entry `e`'s accumulator is `acc[e * width..][..width]`.
+    acc: Vec<i16>,
+}
+
+/// Views per perspective: six buckets, mirrored or not.
+const VIEWS: usize = 12;
+
+impl RefreshCache {
+    fn new(net: &Network) -> RefreshCache {
+        let width = net.shape.hidden;
+        // Every entry starts as the empty board: the bias alone.
+        let acc = (0..2 * VIEWS)
+            .flat_map(|_| net.ft_bias.iter().copied())
+            .collect();
+        RefreshCache {
+            width,
+            boards: vec![[Piece::NONE; 90]; 2 * VIEWS],
+            acc,
+        }
+    }
+
+    /// Computes `persp`'s accumulator of `pos` into `out`, through the
+    /// cached entry of its view; returns the view.
+    fn refresh(
+        &mut self,
+        net: &Network,
+        pos: &Position,
+        persp: Color,
+        out: &mut [i16],
+    ) -> KingView {
+        let view = features::king_view(net.shape.input_buckets, persp, pos.king_square(persp));
+        let e = persp.index() * VIEWS + view.bucket as usize * 2 + view.mirror as usize;
+        let w = self.width;
+        let (mut add, mut sub) = ([0usize; 32], [0usize; 32]);
+        let (mut n_add, mut n_sub) = (0, 0);
+        let cached = &mut self.boards[e];
+        for (i, (&now, old)) in pos.board().iter().zip(cached.iter_mut()).enumerate() {
+            if now == *old {
+                continue;
+            }
+            let sq = Square::from_index(i);
+            if old.is_some() {
+                sub[n_sub] = features::index(view, persp, *old, sq);
+                n_sub += 1;
+            }
+            if now.is_some() {
+                add[n_add] = features::index(view, persp, now, sq);
+                n_add += 1;
+            }
+            *old = now;
+            if n_add == add.len() || n_sub == sub.len() {
+                // Flush (never more than 32 pieces change, but stay safe).
+                simd::update_in_place(
+                    &mut self.acc[e * w..(e + 1) * w],
+                    &net.ft_weights,
+                    &add[..n_add],
+                    &sub[..n_sub],
+                );
+                (n_add, n_sub) = (0, 0);
+            }
+        }
+        let cached = &mut self.acc[e * w..(e + 1) * w];
+        simd::update_in_place(cached, &net.ft_weights, &add[..n_add], &sub[..n_sub]);
+        out.copy_from_slice(cached);
+        view
+    }
 }
 
 impl NnueStack {
@@ -56,6 +136,7 @@ impl NnueStack {
         let width = net.shape.hidden;
         let plies = MAX_PLY + 16;
         NnueStack {
+            cache: RefreshCache::new(&net),
             net,
             width,
             entries: vec![Entry::default(); plies],
@@ -160,7 +241,8 @@ impl NnueStack {
                 // The king moved to another view on the way: nothing below
                 // helps; compute this ply's accumulator from the position.
                 let slot = self.slot(self.top, persp);
-                refresh(&self.net, pos, persp, &mut self.acc[slot]);
+                self.cache
+                    .refresh(&self.net, pos, persp, &mut self.acc[slot]);
                 self.entries[self.top].computed[p] = true;
                 return;
             }

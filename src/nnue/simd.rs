@@ -64,6 +64,22 @@ pub fn update(dst: &mut [i16], src: &[i16], weights: &[i16], add: &[usize], sub:
     scalar::update(dst, src, weights, add, sub);
 }
 
+/// `acc += sum(rows of add) - sum(rows of sub)`.
+#[inline]
+pub fn update_in_place(acc: &mut [i16], weights: &[i16], add: &[usize], sub: &[usize]) {
+    debug_assert!(acc.len().is_multiple_of(HIDDEN_STEP));
+    if add.is_empty() && sub.is_empty() {
+        return;
+    }
+    #[cfg(target_arch = "x86_64")]
+    if avx2_enabled() {
+        // SAFETY: the CPU supports AVX2 (checked by `avx2_enabled`).
+        unsafe { avx2::update_in_place(acc, weights, add, sub) };
+        return;
+    }
+    scalar::update_in_place(acc, weights, add, sub);
+}
+
 /// `acc = bias + sum(rows of features)`.
 pub fn refresh(acc: &mut [i16], bias: &[i16], weights: &[i16], features: &[usize]) {
     update(acc, bias, weights, features, &[]);
@@ -112,8 +128,12 @@ pub mod scalar {
     use super::*;
 
     pub fn update(dst: &mut [i16], src: &[i16], weights: &[i16], add: &[usize], sub: &[usize]) {
-        let width = dst.len();
         dst.copy_from_slice(src);
+        update_in_place(dst, weights, add, sub);
+    }
+
+    pub fn update_in_place(dst: &mut [i16], weights: &[i16], add: &[usize], sub: &[usize]) {
+        let width = dst.len();
         for &f in add {
             for (d, w) in dst.iter_mut().zip(row(weights, f, width)) {
                 *d = d.wrapping_add(*w);
@@ -212,6 +232,49 @@ pub mod avx2 {
     /// piece).
     const MAX_ROWS: usize = 32;
 
+    /// The rows of `features`, their bounds checked once.
+    #[inline(always)]
+    fn rows(weights: &[i16], features: &[usize], width: usize) -> [*const i16; MAX_ROWS] {
+        assert!(features.len() <= MAX_ROWS);
+        let mut r = [std::ptr::null::<i16>(); MAX_ROWS];
+        for (p, &f) in r.iter_mut().zip(features) {
+            *p = row(weights, f, width).as_ptr();
+        }
+        r
+    }
+
+    /// `dst = src + rows of add - rows of sub`, `width` entries; `dst` may
+    /// be `src`.
+    ///
+    /// # Safety
+    /// AVX2; `src`, `dst` and every row point at `width` valid entries,
+    /// `width` a multiple of 16.
+    #[inline(always)]
+    unsafe fn kernel(
+        dst: *mut i16,
+        src: *const i16,
+        width: usize,
+        adds: &[*const i16],
+        subs: &[*const i16],
+    ) {
+        with_width!(width, w => {
+            for o in (0..w).step_by(LANES) {
+                // SAFETY: `o + LANES <= width` for `src`, `dst` and every
+                // row (the caller's promise).
+                unsafe {
+                    let mut v = _mm256_loadu_si256(src.add(o) as *const __m256i);
+                    for &r in adds {
+                        v = _mm256_add_epi16(v, _mm256_loadu_si256(r.add(o) as *const __m256i));
+                    }
+                    for &r in subs {
+                        v = _mm256_sub_epi16(v, _mm256_loadu_si256(r.add(o) as *const __m256i));
+                    }
+                    _mm256_storeu_si256(dst.add(o) as *mut __m256i, v);
+                }
+            }
+        });
+    }
+
     /// # Safety
     /// The CPU must support AVX2; `dst` and `src` are as long as a weight
     /// row, a multiple of 16.
@@ -225,33 +288,30 @@ pub mod avx2 {
     ) {
         let width = dst.len();
         assert!(src.len() == width && width.is_multiple_of(LANES));
-        assert!(add.len() <= MAX_ROWS && sub.len() <= MAX_ROWS);
-        // Each row's bounds are checked once, here.
-        let mut adds = [std::ptr::null::<i16>(); MAX_ROWS];
-        let mut subs = [std::ptr::null::<i16>(); MAX_ROWS];
-        for (p, &f) in adds.iter_mut().zip(add) {
-            *p = row(weights, f, width).as_ptr();
+        let (adds, subs) = (rows(weights, add, width), rows(weights, sub, width));
+        // SAFETY: the slices are `width` long, the rows checked by `rows`.
+        unsafe {
+            kernel(
+                dst.as_mut_ptr(),
+                src.as_ptr(),
+                width,
+                &adds[..add.len()],
+                &subs[..sub.len()],
+            );
         }
-        for (p, &f) in subs.iter_mut().zip(sub) {
-            *p = row(weights, f, width).as_ptr();
-        }
-        let (adds, subs) = (&adds[..add.len()], &subs[..sub.len()]);
-        with_width!(width, w => {
-            for o in (0..w).step_by(LANES) {
-                // SAFETY: `o + LANES <= width` for `src`, `dst` and every
-                // row (each row is `width` long, checked above).
-                unsafe {
-                    let mut v = load(src, o);
-                    for &r in adds {
-                        v = _mm256_add_epi16(v, _mm256_loadu_si256(r.add(o) as *const __m256i));
-                    }
-                    for &r in subs {
-                        v = _mm256_sub_epi16(v, _mm256_loadu_si256(r.add(o) as *const __m256i));
-                    }
-                    _mm256_storeu_si256(dst.as_mut_ptr().add(o) as *mut __m256i, v);
-                }
-            }
-        });
+    }
+
+    /// # Safety
+    /// The CPU must support AVX2; `acc` is as long as a weight row, a
+    /// multiple of 16.
+    #[target_feature(enable = "avx2")]
+    pub unsafe fn update_in_place(acc: &mut [i16], weights: &[i16], add: &[usize], sub: &[usize]) {
+        let width = acc.len();
+        assert!(width.is_multiple_of(LANES));
+        let (adds, subs) = (rows(weights, add, width), rows(weights, sub, width));
+        let p = acc.as_mut_ptr();
+        // SAFETY: as in `update`, with the destination as the source.
+        unsafe { kernel(p, p, width, &adds[..add.len()], &subs[..sub.len()]) };
     }
 
     /// # Safety
@@ -360,6 +420,11 @@ mod tests {
                     // SAFETY: AVX2 support was checked above.
                     unsafe { avx2::update(&mut b, &src, &weights, &add, &sub) };
                     assert_eq!(a, b);
+                    let (mut c, mut d) = (src.clone(), src.clone());
+                    scalar::update_in_place(&mut c, &weights, &add, &sub);
+                    // SAFETY: as above.
+                    unsafe { avx2::update_in_place(&mut d, &weights, &add, &sub) };
+                    assert_eq!((&a, &a), (&c, &d));
                     let w: Vec<i16> = (0..width)
                         .map(|_| match trial % 2 {
                             0 => (rng(&mut seed) % 255) as i16 - 127,
