@@ -54,7 +54,7 @@ pub struct NnueStack {
     acc: Vec<i16>,
     top: usize,
     /// Working space of the network's head.
-    scratch: Vec<i16>,
+    scratch: Vec<u8>,
     cache: RefreshCache,
 }
 
@@ -313,7 +313,7 @@ pub fn output_full(net: &Network, pos: &Position) -> Score {
     let (a, b) = acc.split_at_mut(h);
     refresh(net, pos, us, a);
     refresh(net, pos, !us, b);
-    let mut scratch = vec![0; 2 * h];
+    let mut scratch = vec![0u8; 2 * h];
     net.output(
         a,
         b,

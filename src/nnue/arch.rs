@@ -25,9 +25,10 @@
 //! computes `clamp(acc, 0, QA)^2` (`QA^2 * screlu(x)`) times output
 //! weights scaled by `QB` (64), bias scaled by `QA * QB`; the evaluation in
 //! centipawns is `(sum / QA + bias) * SCALE / (QA * QB)`. The layered head
-//! turns each accumulator entry into `act = clamp(acc, 0, QA)^2 >> 8`
-//! (`ACT_SCALE * screlu(x)`, 0..=254) and multiplies by the first dense
-//! layer's weights scaled by `QB` (`i16`, summed in `i32`); from there on the
+//! turns each accumulator entry into `act = clamp(acc, 0, QA)^2 >> 9`
+//! (`ACT_SCALE * screlu(x)`, 0..=127, a byte) and multiplies by the first
+//! dense layer's weights scaled by `QB` (`i8`, summed in `i32`; groups of
+//! four zero activations are skipped); from there on the
 //! few remaining numbers are `f32`, and the output times `SCALE` is the
 //! evaluation in centipawns. The trainer clips feature weights to `FT_CLIP`
 //! (so 32 pieces plus the bias cannot wrap an `i16` accumulator) and the
@@ -42,8 +43,12 @@ pub const MAX_HIDDEN: usize = 2048;
 pub const MAX_LAYER: usize = 64;
 /// The most output buckets.
 pub const MAX_OUT_BUCKETS: usize = 8;
-/// Accumulator widths are multiples of this (the AVX2 lane count).
-pub const HIDDEN_STEP: usize = 16;
+/// Accumulator widths are multiples of this (two AVX2 registers of `i16`,
+/// which the activation packs into one of bytes).
+pub const HIDDEN_STEP: usize = 32;
+/// The first dense layer's width is a multiple of this (eight `i32` sums
+/// to a register).
+pub const L2_STEP: usize = 8;
 /// Feature weights and biases are scaled by this.
 pub const QA: i32 = 255;
 /// Weights after the accumulator are scaled by this (the straight head's
@@ -51,11 +56,12 @@ pub const QA: i32 = 255;
 pub const QB: i32 = 64;
 /// Output units to centipawns.
 pub const SCALE: i32 = 400;
-/// `act = clamp(acc, 0, QA)^2 >> 8` is `ACT_SCALE * screlu(x)`.
-pub const ACT_SCALE: f32 = (QA * QA) as f32 / 256.0;
+/// `act = clamp(acc, 0, QA)^2 >> 9` is `ACT_SCALE * screlu(x)`.
+pub const ACT_SCALE: f32 = (QA * QA) as f32 / 512.0;
 /// The largest feature weight or bias, in float units.
 pub const FT_CLIP: f32 = 32_000.0 / (33.0 * QA as f32);
-/// The largest `i16` weight after the accumulator, in float units.
+/// The largest weight after the accumulator, in float units (the straight
+/// head's are `i16`, the first dense layer's `i8`).
 pub const OUT_CLIP: f32 = 127.0 / QB as f32;
 /// The largest float weight or bias of the layers after the first dense one.
 pub const LAYER_CLIP: f32 = 64.0;
@@ -69,8 +75,8 @@ pub const OUT_LIMIT: i16 = i16::MAX / QA as i16;
 const _: () =
     assert!((FT_CLIP * QA as f32) < FT_LIMIT as f32 && (OUT_CLIP * QB as f32) <= OUT_LIMIT as f32);
 // The first dense layer's `i32` sums cannot wrap: 2 * MAX_HIDDEN
-// activations of at most 254 times weights of at most OUT_LIMIT.
-const _: () = assert!(2 * MAX_HIDDEN as i64 * 254 * (OUT_LIMIT as i64) < i32::MAX as i64);
+// activations of at most 127 times `i8` weights.
+const _: () = assert!(2 * MAX_HIDDEN as i64 * 127 * 128 < i32::MAX as i64);
 
 /// How the inputs are split by where the perspective's own king stands.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -156,6 +162,12 @@ impl Shape {
             return Err(format!(
                 "dense layers {} and {} (at most {MAX_LAYER} wide)",
                 self.l2, self.l3
+            ));
+        }
+        if !self.l2.is_multiple_of(L2_STEP) {
+            return Err(format!(
+                "first dense layer {} wide (must be a multiple of {L2_STEP})",
+                self.l2
             ));
         }
         if self.l2 == 0 && self.l3 != 0 {

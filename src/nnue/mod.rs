@@ -66,7 +66,9 @@ mod tests {
             Head::Layers(
                 (0..shape.out_buckets)
                     .map(|_| network::Layers {
-                        w2: (0..shape.l2 * 2 * h).map(|_| next(127) / 8).collect(),
+                        w2: (0..shape.l2 * 2 * h)
+                            .map(|_| (next(127) / 8) as i8)
+                            .collect(),
                         b2: (0..shape.l2).map(|_| next(100) as f32 * 0.005).collect(),
                         w3: (0..shape.l3 * shape.l2)
                             .map(|_| next(100) as f32 * 0.01)

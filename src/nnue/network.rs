@@ -25,11 +25,12 @@
 //! | 64..64+n | description, UTF-8 (how the network was made) |
 //! | then | feature weights `i16[inputs][hidden]`, feature biases `i16[hidden]` |
 //! | then, straight head | output weights `i16[buckets][2 * hidden]`, output biases `i32[buckets]` |
-//! | or, layered head | per bucket: `i16[l2][2 * hidden]` weights and `f32[l2]` biases; with `l3`, `f32[l3][l2]` and `f32[l3]`; then `f32[last]` output weights and one `f32` output bias |
+//! | or, layered head | per bucket: `i8[l2][2 * hidden]` weights and `f32[l2]` biases; with `l3`, `f32[l3][l2]` and `f32[l3]`; then `f32[last]` output weights and one `f32` output bias |
 //!
 //! On load the feature weights and biases are checked against `FT_LIMIT`,
-//! the `i16` weights after them against `OUT_LIMIT` (the bounds the SIMD
-//! kernels rely on) and the `f32` ones for being finite and within
+//! the straight head's weights against `OUT_LIMIT`, the first dense
+//! layer's against ±127 (the bounds the SIMD kernels rely on) and the
+//! `f32` ones for being finite and within
 //! `LAYER_CLIP`. Format version 2 (the first generation: the shape
 //! `256/8`, a 56-byte header without the shape) is still read; version 1
 //! (no signature) is refused.
@@ -159,7 +160,7 @@ impl Base {
 pub struct Layers {
     /// `l2` rows of `2 * hidden` weights (side to move's half first),
     /// scaled by `QB`.
-    pub w2: Vec<i16>,
+    pub w2: Vec<i8>,
     pub b2: Vec<f32>,
     /// `l3` rows of `l2` weights (empty without a second layer).
     pub w3: Vec<f32>,
@@ -192,6 +193,29 @@ pub struct Network {
     pub base: Base,
     pub description: String,
     hash: u64,
+    /// Each bucket's first dense layer in the kernel's layout
+    /// (`simd::dense_index`); empty for the straight head.
+    dense: Vec<Vec<i8>>,
+}
+
+/// The first dense layers of `head` in the kernel's layout.
+fn dense_layout(shape: &Shape, head: &Head) -> Vec<Vec<i8>> {
+    let Head::Layers(stacks) = head else {
+        return Vec::new();
+    };
+    let inputs = 2 * shape.hidden;
+    stacks
+        .iter()
+        .map(|l| {
+            let mut w = vec![0i8; l.w2.len()];
+            for i in 0..shape.l2 {
+                for j in 0..inputs {
+                    w[simd::dense_index(i, j, shape.l2)] = l.w2[i * inputs + j];
+                }
+            }
+            w
+        })
+        .collect()
 }
 
 fn constants() -> [u32; 3] {
@@ -234,7 +258,7 @@ fn payload_len(shape: &Shape) -> usize {
         shape.out_buckets * (2 * h * 2 + 4)
     } else {
         let floats = shape.l2 + shape.l3 * shape.l2 + shape.l3 + shape.last() + 1;
-        shape.out_buckets * (shape.l2 * 2 * h * 2 + floats * 4)
+        shape.out_buckets * (shape.l2 * 2 * h + floats * 4)
     };
     ft + head
 }
@@ -249,6 +273,12 @@ impl Reader<'_> {
         now.chunks_exact(2)
             .map(|c| i16::from_le_bytes([c[0], c[1]]))
             .collect()
+    }
+
+    fn i8s(&mut self, n: usize) -> Vec<i8> {
+        let (now, rest) = self.0.split_at(n);
+        self.0 = rest;
+        now.iter().map(|&b| b as i8).collect()
     }
 
     fn i32s(&mut self, n: usize) -> Vec<i32> {
@@ -301,6 +331,7 @@ impl Network {
             }
         }
         let mut net = Network {
+            dense: dense_layout(&shape, &head),
             shape,
             ft_weights,
             ft_bias,
@@ -326,7 +357,7 @@ impl Network {
             }
             Head::Layers(stacks) => {
                 for l in stacks {
-                    i16s(&mut p, &l.w2);
+                    p.extend(l.w2.iter().map(|&x| x as u8));
                     f32s(&mut p, &l.b2);
                     f32s(&mut p, &l.w3);
                     f32s(&mut p, &l.b3);
@@ -488,14 +519,21 @@ impl Network {
             let mut stacks = Vec::with_capacity(shape.out_buckets);
             for _ in 0..shape.out_buckets {
                 let l = Layers {
-                    w2: r.i16s(shape.l2 * 2 * h),
+                    w2: r.i8s(shape.l2 * 2 * h),
                     b2: r.f32s(shape.l2),
                     w3: r.f32s(shape.l3 * shape.l2),
                     b3: r.f32s(shape.l3),
                     wo: r.f32s(shape.last()),
                     bo: r.f32s(1)[0],
                 };
-                in_range("dense weight", &l.w2, OUT_LIMIT)?;
+                if let Some(index) = l.w2.iter().position(|&w| w == i8::MIN) {
+                    return Err(NetError::OutOfRange {
+                        what: "dense weight",
+                        index,
+                        value: i8::MIN as i16,
+                        limit: i8::MAX as i16,
+                    });
+                }
                 for (what, v) in [
                     ("dense bias", &l.b2),
                     ("second dense weight", &l.w3),
@@ -512,6 +550,7 @@ impl Network {
         // Format 2's checksum covers the same bytes as format 3's (from the
         // base on), so a converted network keeps its name.
         Ok(Network {
+            dense: dense_layout(&shape, &head),
             shape,
             ft_weights,
             ft_bias,
@@ -537,7 +576,7 @@ impl Network {
     /// two accumulators (`hidden` long each) and the output bucket (before
     /// any base is added). `scratch` is working space of `2 * hidden`.
     #[inline]
-    pub fn output(&self, us: &[i16], them: &[i16], bucket: usize, scratch: &mut [i16]) -> Score {
+    pub fn output(&self, us: &[i16], them: &[i16], bucket: usize, scratch: &mut [u8]) -> Score {
         let h = self.shape.hidden;
         match &self.head {
             Head::Straight { weights, bias } => {
@@ -553,10 +592,11 @@ impl Network {
                 simd::activate(us, &mut act[..h]);
                 simd::activate(them, &mut act[h..]);
                 let unit = 1.0 / (QB as f32 * ACT_SCALE);
+                let mut sums = [0i32; MAX_LAYER];
+                simd::dense(act, &self.dense[bucket], &mut sums[..self.shape.l2]);
                 let mut x = [0f32; MAX_LAYER];
                 for (i, xi) in x[..self.shape.l2].iter_mut().enumerate() {
-                    let sum = simd::dot(act, &l.w2[i * 2 * h..(i + 1) * 2 * h]);
-                    *xi = (sum as f32 * unit + l.b2[i]).clamp(0.0, 1.0);
+                    *xi = (sums[i] as f32 * unit + l.b2[i]).clamp(0.0, 1.0);
                 }
                 let mut y = [0f32; MAX_LAYER];
                 let last: &[f32] = if self.shape.l3 > 0 {
@@ -615,7 +655,7 @@ pub(crate) mod tests {
                 (0..shape.out_buckets)
                     .map(|b| Layers {
                         w2: (0..shape.l2 * 2 * h)
-                            .map(|i| ((i + b) % 37) as i16 - 18)
+                            .map(|i| ((i + b) % 37) as i8 - 18)
                             .collect(),
                         b2: (0..shape.l2).map(|i| i as f32 * 0.01).collect(),
                         w3: (0..shape.l3 * shape.l2)
@@ -847,7 +887,7 @@ pub(crate) mod tests {
         for (what, change) in [
             (
                 "dense weight",
-                Box::new(|l: &mut Layers| l.w2[3] = OUT_LIMIT + 1) as Box<dyn Fn(&mut Layers)>,
+                Box::new(|l: &mut Layers| l.w2[3] = i8::MIN) as Box<dyn Fn(&mut Layers)>,
             ),
             ("dense bias", Box::new(|l: &mut Layers| l.b2[0] = f32::NAN)),
             (
@@ -896,7 +936,7 @@ pub(crate) mod tests {
         let h = net.shape.hidden;
         let us: Vec<i16> = (0..h as i16).map(|i| i * 9 - 100).collect();
         let them: Vec<i16> = (0..h as i16).map(|i| 300 - i * 7).collect();
-        let mut scratch = vec![0; 2 * h];
+        let mut scratch = vec![0u8; 2 * h];
         let Head::Layers(stacks) = &net.head else {
             unreachable!()
         };

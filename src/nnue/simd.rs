@@ -9,7 +9,7 @@
 //! of these from actually wrapping (see `arch`).
 //!
 //! Widths come from the network's shape at run time; every slice is a
-//! multiple of `HIDDEN_STEP` (16 `i16` lanes) long, which `Shape::check`
+//! multiple of `HIDDEN_STEP` (32 `i16` lanes) long, which `Shape::check`
 //! guarantees for the accumulators.
 
 use super::arch::{HIDDEN_STEP, QA};
@@ -98,10 +98,10 @@ pub fn screlu_dot(acc: &[i16], w: &[i16]) -> i32 {
     scalar::screlu_dot(acc, w)
 }
 
-/// `out[i] = clamp(acc[i], 0, QA)^2 >> 8` (0..=254): the layered head's
-/// input.
+/// `out[i] = clamp(acc[i], 0, QA)^2 >> 9` (0..=127): the layered head's
+/// input, one byte each.
 #[inline]
-pub fn activate(acc: &[i16], out: &mut [i16]) {
+pub fn activate(acc: &[i16], out: &mut [u8]) {
     debug_assert!(out.len() == acc.len() && acc.len().is_multiple_of(HIDDEN_STEP));
     #[cfg(target_arch = "x86_64")]
     if avx2_enabled() {
@@ -112,16 +112,28 @@ pub fn activate(acc: &[i16], out: &mut [i16]) {
     scalar::activate(acc, out);
 }
 
-/// `sum over i of a[i] * w[i]` in `i32` (pairs summed as `madd` does).
+/// Where input `j` of output `i` sits in the dense layer's weights as the
+/// kernel reads them: inputs in groups of four, each group holding the
+/// four weights of every output in turn (`outputs` of them).
+#[inline(always)]
+pub fn dense_index(i: usize, j: usize, outputs: usize) -> usize {
+    ((j / 4) * outputs + i) * 4 + j % 4
+}
+
+/// The dense layer: `out[i] = sum over j of act[j] * w(i, j)` in `i32`,
+/// `w` in the layout of `dense_index`, `outputs` (a multiple of 8)
+/// outputs. Groups of four inputs that are all zero (the clipped ReLU
+/// makes many) are skipped.
 #[inline]
-pub fn dot(a: &[i16], w: &[i16]) -> i32 {
-    debug_assert!(w.len() == a.len() && a.len().is_multiple_of(HIDDEN_STEP));
+pub fn dense(act: &[u8], w: &[i8], out: &mut [i32]) {
+    debug_assert!(out.len().is_multiple_of(8) && w.len() == act.len() * out.len());
     #[cfg(target_arch = "x86_64")]
     if avx2_enabled() {
         // SAFETY: the CPU supports AVX2 (checked by `avx2_enabled`).
-        return unsafe { avx2::dot(a, w) };
+        unsafe { avx2::dense(act, w, out) };
+        return;
     }
-    scalar::dot(a, w)
+    scalar::dense(act, w, out);
 }
 
 pub mod scalar {
@@ -156,19 +168,25 @@ pub mod scalar {
         sum
     }
 
-    pub fn activate(acc: &[i16], out: &mut [i16]) {
+    pub fn activate(acc: &[i16], out: &mut [u8]) {
         for (o, &a) in out.iter_mut().zip(acc) {
             let v = a.clamp(0, QA as i16) as u16;
-            *o = (v.wrapping_mul(v) >> 8) as i16;
+            *o = ((v * v) >> 9) as u8;
         }
     }
 
-    pub fn dot(a: &[i16], w: &[i16]) -> i32 {
-        let mut sum = 0i32;
-        for (&a, &w) in a.iter().zip(w) {
-            sum = sum.wrapping_add(a as i32 * w as i32);
+    pub fn dense(act: &[u8], w: &[i8], out: &mut [i32]) {
+        let n = out.len();
+        out.fill(0);
+        for (g, a) in act.chunks_exact(4).enumerate() {
+            if a == [0; 4] {
+                continue;
+            }
+            let wg = &w[g * n * 4..(g + 1) * n * 4];
+            for (o, wi) in out.iter_mut().zip(wg.chunks_exact(4)) {
+                *o += (0..4).map(|k| a[k] as i32 * wi[k] as i32).sum::<i32>();
+            }
         }
-        sum
     }
 }
 
@@ -338,42 +356,87 @@ pub mod avx2 {
 
     /// # Safety
     /// The CPU must support AVX2; the slices are equally long, a multiple
-    /// of 16.
+    /// of 32.
     #[target_feature(enable = "avx2")]
-    pub unsafe fn activate(acc: &[i16], out: &mut [i16]) {
-        assert!(out.len() == acc.len() && acc.len().is_multiple_of(LANES));
+    pub unsafe fn activate(acc: &[i16], out: &mut [u8]) {
+        assert!(out.len() == acc.len() && acc.len().is_multiple_of(2 * LANES));
         let zero = _mm256_setzero_si256();
         let qa = _mm256_set1_epi16(QA as i16);
+        let square = |x: __m256i| {
+            let v = _mm256_min_epi16(_mm256_max_epi16(x, zero), qa);
+            // v * v fits 16 bits unsigned (at most 65,025); the logical
+            // shift reads it so.
+            _mm256_srli_epi16(_mm256_mullo_epi16(v, v), 9)
+        };
         with_width!(acc.len(), n => {
-            for o in (0..n).step_by(LANES) {
-                // SAFETY: `o + LANES <= len` for both slices.
+            for o in (0..n).step_by(2 * LANES) {
+                // SAFETY: `o + 2 * LANES <= len` for `acc`, and `out` has a
+                // byte for each.
                 unsafe {
-                    let v = _mm256_min_epi16(_mm256_max_epi16(load(acc, o), zero), qa);
-                    // v * v fits 16 bits unsigned (at most 65,025); the
-                    // logical shift reads it so.
-                    let sq = _mm256_srli_epi16(_mm256_mullo_epi16(v, v), 8);
-                    _mm256_storeu_si256(out.as_mut_ptr().add(o) as *mut __m256i, sq);
+                    let (a, b) = (square(load(acc, o)), square(load(acc, o + LANES)));
+                    // `packus` interleaves the two registers' 128-bit
+                    // halves; the permutation puts the bytes back in order.
+                    let packed = _mm256_permute4x64_epi64(_mm256_packus_epi16(a, b), 0b11_01_10_00);
+                    _mm256_storeu_si256(out.as_mut_ptr().add(o) as *mut __m256i, packed);
                 }
             }
         });
     }
 
     /// # Safety
-    /// The CPU must support AVX2; the slices are equally long, a multiple
-    /// of 16.
+    /// The CPU must support AVX2; `act.len()` is a multiple of 32,
+    /// `out.len()` a multiple of 8 and at most `MAX_LAYER`, `w` as
+    /// `simd::dense` says.
     #[target_feature(enable = "avx2")]
-    pub unsafe fn dot(a: &[i16], w: &[i16]) -> i32 {
-        assert!(w.len() == a.len() && a.len().is_multiple_of(LANES));
-        let mut sum = _mm256_setzero_si256();
-        with_width!(a.len(), n => {
-            for o in (0..n).step_by(LANES) {
-                // SAFETY: `o + LANES <= len` for both slices.
-                let (x, y) = unsafe { (load(a, o), load(w, o)) };
-                sum = _mm256_add_epi32(sum, _mm256_madd_epi16(x, y));
+    pub unsafe fn dense(act: &[u8], w: &[i8], out: &mut [i32]) {
+        use crate::nnue::arch::MAX_LAYER;
+        let n = out.len();
+        assert!(
+            n.is_multiple_of(8)
+                && n <= MAX_LAYER
+                && act.len().is_multiple_of(32)
+                && w.len() == act.len() * n
+        );
+        // The indices of the groups of four inputs that are not all zero.
+        let mut groups = [0u16; crate::nnue::arch::MAX_HIDDEN / 2];
+        let mut count = 0;
+        let zero = _mm256_setzero_si256();
+        for o in (0..act.len()).step_by(32) {
+            // SAFETY: `o + 32 <= act.len()`.
+            let v = unsafe { _mm256_loadu_si256(act.as_ptr().add(o) as *const __m256i) };
+            let nonzero =
+                !_mm256_movemask_ps(_mm256_castsi256_ps(_mm256_cmpeq_epi32(v, zero))) & 0xff;
+            let mut bits = nonzero as u32;
+            while bits != 0 {
+                groups[count] = (o / 4) as u16 + bits.trailing_zeros() as u16;
+                count += 1;
+                bits &= bits - 1;
             }
-        });
-        // SAFETY: AVX2 is enabled here.
-        unsafe { horizontal_sum(sum) }
+        }
+        let ones = _mm256_set1_epi16(1);
+        let mut sums = [zero; MAX_LAYER / 8];
+        let regs = n / 8;
+        for &g in &groups[..count] {
+            let g = g as usize;
+            // SAFETY: group `g` starts at byte `4 g < act.len()`; its
+            // weights are `w[g * n * 4..(g + 1) * n * 4]`, 32 bytes a
+            // register, `regs` registers.
+            unsafe {
+                let a = _mm256_set1_epi32((act.as_ptr().add(4 * g) as *const i32).read_unaligned());
+                let wg = w.as_ptr().add(g * n * 4);
+                for (r, sum) in sums[..regs].iter_mut().enumerate() {
+                    let wv = _mm256_loadu_si256(wg.add(32 * r) as *const __m256i);
+                    // Bytes 0..=127 times weights -127..=127: each pair of
+                    // products fits an i16 (maddubs saturates beyond).
+                    let pairs = _mm256_maddubs_epi16(a, wv);
+                    *sum = _mm256_add_epi32(*sum, _mm256_madd_epi16(pairs, ones));
+                }
+            }
+        }
+        for (r, sum) in sums[..regs].iter().enumerate() {
+            // SAFETY: `8 r + 8 <= n = out.len()`.
+            unsafe { _mm256_storeu_si256(out.as_mut_ptr().add(8 * r) as *mut __m256i, *sum) };
+        }
     }
 }
 
@@ -395,7 +458,7 @@ mod tests {
             }
             let mut seed = crate::rng::Lcg(99);
             let features = 40;
-            for width in [16, 256, 512, 1040] {
+            for width in [32, 256, 512, 1056] {
                 let weights: Vec<i16> = (0..features * width)
                     .map(|_| (rng(&mut seed) % 2001) as i16 - 1000)
                     .collect();
@@ -434,15 +497,35 @@ mod tests {
                     // SAFETY: as above.
                     let fast = unsafe { avx2::screlu_dot(&a, &w) };
                     assert_eq!(scalar::screlu_dot(&a, &w), fast);
-                    let (mut x, mut y) = (vec![0i16; width], vec![0i16; width]);
+                    let (mut x, mut y) = (vec![0u8; width], vec![0u8; width]);
                     scalar::activate(&a, &mut x);
                     // SAFETY: as above.
                     unsafe { avx2::activate(&a, &mut y) };
                     assert_eq!(x, y);
-                    assert!(x.iter().all(|&v| (0..=254).contains(&v)));
+                    assert!(x.iter().all(|&v| v <= 127));
+                    let n = [8, 16, 64][trial % 3];
+                    let natural: Vec<i8> = (0..n * width)
+                        .map(|_| (rng(&mut seed) % 255) as i8 - 127 + (rng(&mut seed) % 2) as i8)
+                        .collect();
+                    let mut laid = vec![0i8; n * width];
+                    for i in 0..n {
+                        for j in 0..width {
+                            laid[dense_index(i, j, n)] = natural[i * width + j];
+                        }
+                    }
+                    let want: Vec<i32> = (0..n)
+                        .map(|i| {
+                            (0..width)
+                                .map(|j| x[j] as i32 * natural[i * width + j] as i32)
+                                .sum()
+                        })
+                        .collect();
+                    let (mut p, mut q) = (vec![0i32; n], vec![0i32; n]);
+                    scalar::dense(&x, &laid, &mut p);
                     // SAFETY: as above.
-                    let fast = unsafe { avx2::dot(&x, &w) };
-                    assert_eq!(scalar::dot(&x, &w), fast);
+                    unsafe { avx2::dense(&x, &laid, &mut q) };
+                    assert_eq!(p, want);
+                    assert_eq!(q, want);
                 }
             }
         }
@@ -455,7 +538,7 @@ mod tests {
         scalar::activate(&acc, &mut out);
         for (a, o) in acc.iter().zip(&out) {
             let v = (*a).clamp(0, QA as i16) as i32;
-            assert_eq!(*o as i32, v * v / 256);
+            assert_eq!(*o as i32, v * v / 512);
         }
     }
 }

@@ -254,7 +254,10 @@ impl Model {
                     .map(|bucket| {
                         let st = lay.stack(bucket);
                         Layers {
-                            w2: self.p[st.w2..st.b2].iter().map(|&x| q16(x, QB)).collect(),
+                            w2: self.p[st.w2..st.b2]
+                                .iter()
+                                .map(|&x| (x * QB as f32).round().clamp(-127.0, 127.0) as i8)
+                                .collect(),
                             b2: self.p[st.b2..st.w3].to_vec(),
                             w3: self.p[st.w3..st.b3].to_vec(),
                             b3: self.p[st.b3..st.wo].to_vec(),
@@ -688,7 +691,7 @@ fn quantised_loss(net: &Network, data: &Data, idx: &[u32], opts: &TrainOptions) 
     let mut total = 0.0f64;
     let h = net.shape.hidden;
     let mut acc = vec![0i16; 2 * h];
-    let mut scratch = vec![0i16; 2 * h];
+    let mut scratch = vec![0u8; 2 * h];
     for &i in idx {
         let s = sample(data, i, false, opts);
         let us: Vec<usize> = s.us[..s.n].iter().map(|&f| f as usize).collect();
