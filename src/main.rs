@@ -454,6 +454,10 @@ struct TrainArgs {
     /// buckets, two dense layers, eight output buckets by material).
     #[arg(long, default_value = "256/1", value_parser = chuhe::nnue::arch::Shape::parse)]
     shape: chuhe::nnue::arch::Shape,
+    /// Write the network of the epoch with the lowest validation loss
+    /// instead of the last epoch's.
+    #[arg(long)]
+    keep_best: bool,
 }
 
 fn parse_shard(s: &str) -> Result<(u64, u64), String> {
@@ -713,6 +717,7 @@ fn run_tool(cmd: Command) -> Result<(), String> {
                 resume: a.resume,
                 note: a.note,
                 shape: a.shape,
+                keep_best: a.keep_best,
                 base: if a.on_classical {
                     chuhe::nnue::Base::Classical(chuhe::eval::signature())
                 } else {

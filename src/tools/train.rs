@@ -63,6 +63,9 @@ pub struct TrainOptions {
     pub base: Base,
     /// The network's shape.
     pub shape: Shape,
+    /// Write the network of the epoch with the lowest validation loss,
+    /// not the last one (a big shape on little data overfits).
+    pub keep_best: bool,
 }
 
 impl Default for TrainOptions {
@@ -87,6 +90,7 @@ impl Default for TrainOptions {
             note: String::new(),
             base: Base::None,
             shape: Shape::FIRST,
+            keep_best: false,
         }
     }
 }
@@ -840,6 +844,8 @@ pub fn run(opts: &TrainOptions, log: &mut impl Write) -> Result<(), String> {
     .map_err(io)?;
     let threads = opts.threads.max(1);
     let mut grads: Vec<Vec<f32>> = (0..threads).map(|_| vec![0.0; layout.len]).collect();
+    // With `keep_best`: the lowest validation loss, its epoch and model.
+    let mut best: Option<(f64, usize, Model)> = None;
     let batch = opts.batch.max(threads);
     for epoch in first_epoch..opts.epochs {
         let t = Instant::now();
@@ -910,10 +916,26 @@ pub fn run(opts: &TrainOptions, log: &mut impl Write) -> Result<(), String> {
         )
         .map_err(io)?;
         save_checkpoint(&ckpt, &model, &adam, epoch + 1).map_err(io)?;
-        let net = model.quantise(opts.base, description(opts, train.len(), epoch + 1));
-        std::fs::write(&opts.out, net.to_bytes()).map_err(|e| format!("{}: {e}", opts.out))?;
+        if !opts.keep_best || best.as_ref().is_none_or(|b| val_loss < b.0) {
+            let net = model.quantise(opts.base, description(opts, train.len(), epoch + 1));
+            std::fs::write(&opts.out, net.to_bytes()).map_err(|e| format!("{}: {e}", opts.out))?;
+            if opts.keep_best {
+                best = Some((val_loss, epoch + 1, model.clone()));
+            }
+        } else if let Some((loss, at, _)) = &best {
+            writeln!(
+                log,
+                "train: {} keeps the network of epoch {at} (validation loss {loss:.6})",
+                opts.out
+            )
+            .map_err(io)?;
+        }
     }
-    let net = model.quantise(opts.base, description(opts, train.len(), opts.epochs));
+    let (model, epochs) = match best {
+        Some((_, at, m)) => (m, at),
+        None => (model, opts.epochs),
+    };
+    let net = model.quantise(opts.base, description(opts, train.len(), epochs));
     std::fs::write(&opts.out, net.to_bytes()).map_err(|e| format!("{}: {e}", opts.out))?;
     let classical = |lambda: f32| {
         let o = TrainOptions {
@@ -964,6 +986,9 @@ fn description(opts: &TrainOptions, positions: usize, epochs: usize) -> String {
         opts.mirror,
         opts.seed
     );
+    if opts.keep_best {
+        d += &format!(" (the best of {} epochs by validation loss)", opts.epochs);
+    }
     if !opts.note.is_empty() {
         d += "; ";
         d += &opts.note;
@@ -1078,6 +1103,8 @@ mod tests {
                 val_share: 0.2,
                 threads: 2,
                 shape: Shape::parse(shape).unwrap(),
+                // The last shape keeps its best epoch.
+                keep_best: shape == "k6-32-16-8/1",
                 ..TrainOptions::default()
             };
             let mut log = Vec::new();
@@ -1093,6 +1120,10 @@ mod tests {
             assert!(losses[5] < losses[0] * 0.8, "{shape}: {text}");
             let net = Network::load(&opts.out).unwrap();
             assert!(net.description.contains("chuhe train"));
+            assert_eq!(
+                net.description.contains("the best of 6 epochs"),
+                opts.keep_best
+            );
             let last = text.lines().last().unwrap();
             let q: f64 = last
                 .split("quantised validation loss ")
@@ -1113,6 +1144,14 @@ mod tests {
                 .parse()
                 .unwrap();
             assert!((q - fl).abs() < 0.002 + 0.05 * fl, "{shape}: {last}");
+            // The float loss of the network written: the last epoch's, or
+            // with `keep_best` the lowest.
+            let want = if opts.keep_best {
+                losses.iter().copied().fold(f64::MAX, f64::min)
+            } else {
+                losses[5]
+            };
+            assert!((fl - want).abs() <= 1e-6 + 1e-4 * want, "{shape}: {text}");
             assert_eq!(net.shape.to_string(), shape);
         }
         for p in [&data, &out] {
