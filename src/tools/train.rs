@@ -1125,24 +1125,12 @@ mod tests {
                 opts.keep_best
             );
             let last = text.lines().last().unwrap();
-            let q: f64 = last
-                .split("quantised validation loss ")
-                .nth(1)
-                .unwrap()
-                .split(' ')
-                .next()
-                .unwrap()
-                .parse()
-                .unwrap();
-            let fl: f64 = last
-                .split(" vs float ")
-                .nth(1)
-                .unwrap()
-                .split(' ')
-                .next()
-                .unwrap()
-                .parse()
-                .unwrap();
+            // The number after `label` in the report's last line.
+            let after = |label: &str| -> f64 {
+                let rest = last.split(label).nth(1).expect(label);
+                rest.split(' ').next().unwrap().parse().unwrap()
+            };
+            let (q, fl) = (after("quantised validation loss "), after(" vs float "));
             assert!((q - fl).abs() < 0.002 + 0.05 * fl, "{shape}: {last}");
             // The float loss of the network written: the last epoch's, or
             // with `keep_best` the lowest.
