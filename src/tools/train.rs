@@ -1092,7 +1092,7 @@ mod tests {
         data::write_records(&mut f, &records).unwrap();
         // The first generation's shape, and one with king buckets and
         // dense layers.
-        for shape in ["256/1", "k6-32-16/1", "k6-32-16-8/1"] {
+        for shape in ["256/1", "k6-32-16/1", "64-16-8/1"] {
             let opts = TrainOptions {
                 data: vec![data.to_string_lossy().into_owned()],
                 out: out.to_string_lossy().into_owned(),
@@ -1104,7 +1104,7 @@ mod tests {
                 threads: 2,
                 shape: Shape::parse(shape).unwrap(),
                 // The last shape keeps its best epoch.
-                keep_best: shape == "k6-32-16-8/1",
+                keep_best: shape == "64-16-8/1",
                 ..TrainOptions::default()
             };
             let mut log = Vec::new();
