@@ -98,6 +98,8 @@ mod tests {
         let mut lcg = crate::rng::Lcg(17);
         let mut rand = |n: usize| (lcg.next_u64() >> 33) as usize % n;
         let mut checked = 0;
+        // With king buckets each king move refreshes through the cache.
+        let mut king_moves = 0;
         for game in 0..30 {
             let mut pos = Position::startpos();
             stack.reset(&pos);
@@ -122,6 +124,9 @@ mod tests {
                     stack.pop();
                 } else {
                     let m = moves.as_slice()[rand(moves.len())];
+                    if pos.piece_on(m.from()).kind() == crate::types::PieceKind::King {
+                        king_moves += 1;
+                    }
                     stack.push_move(&pos, m);
                     pos.make_move(m);
                     depth += 1;
@@ -140,6 +145,7 @@ mod tests {
             }
         }
         assert!(checked > 1000, "only {checked} positions checked");
+        assert!(king_moves > 100, "only {king_moves} king moves");
     }
 
     #[test]
