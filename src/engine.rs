@@ -383,12 +383,13 @@ impl Engine {
         self.choose_evaluation(setup.classical, setup.evalfile.as_deref())
     }
 
-    /// The loaded network, named by its source and hash.
+    /// The loaded network, named by its source, hash and shape.
     pub fn network_name(&self) -> String {
         format!(
-            "network {} ({:016x})",
+            "network {} ({:016x}, shape {})",
             self.network_source,
-            self.network.hash()
+            self.network.hash(),
+            self.network.shape
         )
     }
 
