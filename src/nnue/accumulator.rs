@@ -18,6 +18,7 @@
 //! cached accumulator and adds and subtracts only the pieces that differ,
 //! a handful near the search tree's root instead of all of them.
 
+use super::arch::InputBuckets;
 use super::features::{self, KingView};
 use super::network::Network;
 use super::simd;
@@ -67,8 +68,8 @@ struct RefreshCache {
     acc: Vec<i16>,
 }
 
-/// Views per perspective: six buckets, mirrored or not.
-const VIEWS: usize = 12;
+/// Views per perspective: each king bucket, mirrored or not.
+const VIEWS: usize = 2 * InputBuckets::KingPalace.count();
 
 impl RefreshCache {
     fn new(net: &Network) -> RefreshCache {
@@ -96,6 +97,7 @@ impl RefreshCache {
         let view = features::king_view(net.shape.input_buckets, persp, pos.king_square(persp));
         let e = persp.index() * VIEWS + view.bucket as usize * 2 + view.mirror as usize;
         let w = self.width;
+        // Each board holds at most 32 pieces, so neither list overflows.
         let (mut add, mut sub) = ([0usize; 32], [0usize; 32]);
         let (mut n_add, mut n_sub) = (0, 0);
         let cached = &mut self.boards[e];
@@ -113,16 +115,6 @@ impl RefreshCache {
                 n_add += 1;
             }
             *old = now;
-            if n_add == add.len() || n_sub == sub.len() {
-                // Flush (never more than 32 pieces change, but stay safe).
-                simd::update_in_place(
-                    &mut self.acc[e * w..(e + 1) * w],
-                    &net.ft_weights,
-                    &add[..n_add],
-                    &sub[..n_sub],
-                );
-                (n_add, n_sub) = (0, 0);
-            }
         }
         let cached = &mut self.acc[e * w..(e + 1) * w];
         simd::update_in_place(cached, &net.ft_weights, &add[..n_add], &sub[..n_sub]);

@@ -24,7 +24,9 @@
 //! checkpoint (`OUT.ckpt`, to resume from) and the quantised network is
 //! written to `OUT`, so a stopped run still leaves a usable network.
 
-use crate::nnue::arch::{FT_CLIP, LAYER_CLIP, MAX_LAYER, OUT_CLIP, QA, QB, SCALE, Shape};
+use crate::nnue::arch::{
+    FT_CLIP, InputBuckets, LAYER_CLIP, MAX_LAYER, OUT_CLIP, QA, QB, SCALE, Shape,
+};
 use crate::nnue::data::{self, Record};
 use crate::nnue::features;
 use crate::nnue::network::{Base, Head, Layers, Network};
@@ -310,14 +312,17 @@ fn sample(data: &Data, i: u32, mirror: bool, opts: &TrainOptions) -> Sample {
         base: data.base.get(i as usize).copied().unwrap_or(0.0),
     };
     let place = |sq: Square| if mirror { sq.mirror() } else { sq };
-    // The kings first: they decide how each side sees the board.
-    let mut kings = [Square::from_index(0); 2];
-    r.for_each_piece(|p, sq| {
-        if p.kind() == PieceKind::King {
-            kings[p.color().index()] = place(sq);
-        }
-    });
+    // The kings first: with input buckets they decide how each side sees
+    // the board (without, the view is the same wherever they stand).
     let buckets = opts.shape.input_buckets;
+    let mut kings = [Square::from_index(0); 2];
+    if buckets != InputBuckets::None {
+        r.for_each_piece(|p, sq| {
+            if p.kind() == PieceKind::King {
+                kings[p.color().index()] = place(sq);
+            }
+        });
+    }
     let view_us = features::king_view(buckets, side, kings[side.index()]);
     let view_them = features::king_view(buckets, !side, kings[(!side).index()]);
     r.for_each_piece(|p, sq| {
