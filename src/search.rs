@@ -1234,11 +1234,11 @@ impl Worker {
 
         // 7. Internal iterative reduction: without a hash move this node was
         // probably not worth much before; search it shallower.
-        let depth = if !root
-            && tt_move == Move::NONE
-            && depth >= self.tun.iir_depth
-            && (pv_node || cut_node)
-        {
+        let depth = if root || tt_move.is_some() || depth < self.tun.iir_depth {
+            depth
+        } else if pv_node {
+            (depth - self.tun.iir_pv_plies).max(1)
+        } else if cut_node {
             depth - 1
         } else {
             depth
@@ -1293,6 +1293,8 @@ impl Worker {
                     self.hist.butterfly.get(us, m)
                         + self.hist.continuation.get(cont[0], moved, m.to())
                         + self.hist.continuation.get(cont[1], moved, m.to())
+                        + self.hist.continuation.get(cont[2], moved, m.to()) * self.tun.hist_cont4
+                            / 100
                 },
             };
 
@@ -1324,14 +1326,16 @@ impl Worker {
 
             // 8b. Extensions, bounded so that perpetual-check lines cannot
             // grow the tree without end: the hash move by how singular it
-            // is, else a check by one ply.
+            // is, else a check by one ply at nodes deep enough.
             let extension = if (ply as Depth) >= 2 * self.root_depth {
                 0
             } else {
                 match self.singular_extension(job, &node, tt_hit, m, beta) {
                     Singular::Extend(e) => e,
                     Singular::MultiCut(s) => return s,
-                    Singular::NotTried => mv.gives_check as Depth,
+                    Singular::NotTried => {
+                        (mv.gives_check && depth >= self.tun.check_ext_depth) as Depth
+                    }
                 }
             };
             let new_depth = depth - 1 + extension;
@@ -1341,7 +1345,7 @@ impl Worker {
             let nodes_before = self.nodes;
             self.do_move(m);
             job.tt.prefetch(self.pos.key());
-            let score = self.search_move(job, &node, &mv, alpha, beta, new_depth);
+            let score = self.search_move(job, &node, &mv, alpha, beta, best_score, new_depth);
             self.undo_move();
             if root {
                 self.root_moves[root_index - 1].effort += self.nodes - nodes_before;
@@ -1783,6 +1787,7 @@ impl Worker {
     /// null-window search first, then a full-depth null-window one if they
     /// beat alpha; on the principal variation, a move that may raise alpha
     /// gets the full window.
+    #[allow(clippy::too_many_arguments)]
     #[inline(always)]
     fn search_move(
         &mut self,
@@ -1791,9 +1796,11 @@ impl Worker {
         mv: &MoveInfo,
         alpha: Score,
         beta: Score,
-        new_depth: Depth,
+        best_score: Score,
+        mut new_depth: Depth,
     ) -> Score {
         let ply = node.ply;
+        let (lmr_captures, lmr_deeper) = (self.tun.lmr_captures, self.tun.lmr_deeper);
         // A late move is first searched reduced; it, and any move but a PV
         // node's first, then gets a null-window search at full depth unless
         // the reduced search already failed low. A PV node's first move goes
@@ -1801,7 +1808,7 @@ impl Worker {
         let mut score = alpha + 1;
         let zero_window_at_full_depth = if node.depth >= 2
             && mv.number > 1 + node.root as i32
-            && (!mv.is_capture || node.cut)
+            && (!mv.is_capture || node.cut || (lmr_captures != 0 && !node.tt_pv))
         {
             let r = self.late_move_reduction(node, mv);
             let reduced = (new_depth - r / 1024).clamp(1, new_depth.max(1));
@@ -1814,6 +1821,13 @@ impl Worker {
                 reduced,
                 true,
             );
+            if score > alpha && reduced < new_depth && lmr_deeper > 0 {
+                // How far the reduced search beat the best score so far
+                // says how deep the full one should go.
+                let deeper = score > best_score + lmr_deeper + 2 * new_depth;
+                let shallower = score < best_score + new_depth;
+                new_depth += deeper as Depth - shallower as Depth;
+            }
             score > alpha && reduced < new_depth
         } else {
             !node.pv || mv.number > 1

@@ -117,6 +117,9 @@ tunables! {
     nmp_eval_max = 3, 0..=5, step 1;
     /// Internal iterative reduction: shallowest node it applies to.
     iir_depth = 4, 2..=8, step 1;
+    /// Internal iterative reduction: plies taken off a PV node without a
+    /// hash move (1 as at cut nodes; on trial at 3, as Pikafish does).
+    iir_pv_plies = 1, 1..=4, step 1;
     /// Late-move pruning: quiet moves tried at depth d before the rest
     /// are skipped is this plus d squared (about half when not improving).
     lmp_base = 3, 1..=8, step 1;
@@ -159,6 +162,18 @@ tunables! {
     /// LMR: more reduction for quiet moves when the hash move is a capture
     /// (0, off, until an SPRT of 1024 accepts it).
     lmr_tt_capture = 0, 0..=2048, step 128;
+    /// LMR: captures are reduced off the principal variation's past too,
+    /// not only at cut nodes (0, off, until an SPRT of 1 accepts it).
+    lmr_captures = 0, 0..=1, step 1;
+    /// LMR: a reduced move that beats alpha is searched a ply deeper when
+    /// it beats the best score by this plus two per ply, a ply shallower
+    /// when it does not beat it by the depth (0, off, until an SPRT of 40
+    /// accepts it).
+    lmr_deeper = 0, 0..=120, step 6;
+    /// LMR and shallow pruning: weight, in percent, of the continuation
+    /// history four plies back in the quiet history they read (0, off,
+    /// until an SPRT of 100 accepts it; move ordering always reads it).
+    hist_cont4 = 0, 0..=200, step 12;
     /// LMR: one ply less reduction per this much quiet history.
     lmr_history_divisor = 12000, 4000..=30000, step 1000;
     /// Aspiration windows from this depth on (full window before).
@@ -196,6 +211,10 @@ tunables! {
     /// Singular extensions: a second ply of extension off the principal
     /// variation when the other moves fall this far short.
     se_double = 20, 0..=100, step 4;
+    /// Check extension: a checking move is extended one ply only at nodes
+    /// this deep or deeper (1: every check; on trial at 8, as the Stockfish
+    /// family extends only deep checks, until its SPRT decides).
+    check_ext_depth = 1, 1..=16, step 1;
     /// Lazy SMP: helper threads skip depths in staggered blocks (1) or search every depth (0).
     smp_skip = 1, 0..=1, step 1;
     // 130 passed SPRTs against 100 at 3+0.03 (+21.5 ± 14.4, 810 games) and
