@@ -700,11 +700,10 @@ impl Position {
         let sliders = (chariots | k[PieceKind::King.index()]) & enemy;
 
         let first = attacks::chariot(ksq, occ) & occ_bb;
-        let occ1 = Occupancy {
-            by_rank: occ.by_rank ^ first.0,
-            by_file: occ.by_file ^ to_file_major(first),
-        };
-        let second = attacks::chariot(ksq, occ1) & occ1.bitboard();
+        // The second piece in each direction is what a cannon on the
+        // king's point would capture: one lookup, no board without the
+        // first pieces to build.
+        let second = attacks::cannon(ksq, occ) & occ_bb;
 
         let mut checkers = (first & chariots) | (second & cannons);
         let horse_sources =
@@ -731,10 +730,11 @@ impl Position {
         for s in second & sliders {
             blockers |= attacks::between(ksq, s) & occ_bb;
         }
-        if (cannons & attacks::chariot(ksq, Occupancy::default())).count() > 0 {
+        if (cannons & attacks::chariot(ksq, Occupancy::default())).is_nonempty() {
+            let near = first | second;
             let occ2 = Occupancy {
-                by_rank: occ1.by_rank ^ second.0,
-                by_file: occ1.by_file ^ to_file_major(second),
+                by_rank: occ.by_rank ^ near.0,
+                by_file: occ.by_file ^ to_file_major(near),
             };
             let third = attacks::chariot(ksq, occ2) & occ2.bitboard();
             for s in third & cannons {
