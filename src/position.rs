@@ -838,7 +838,33 @@ impl Position {
     }
 
     /// Whether the legal move `m` checks the opponent.
+    #[inline]
     pub fn gives_check(&self, m: Move) -> bool {
+        let (from, to) = (m.from(), m.to());
+        let ksq = self.kings[(!self.side).index()];
+        let on_king_lines = |s: Square| s.rank() == ksq.rank() || s.file() == ksq.file();
+        // Most moves start and end off the enemy king's rank and file and
+        // leave no leg of a horse that could reach him: they open and close
+        // no line and free no horse, so only the moved piece itself can
+        // check, and only a horse or a pawn can from off those lines.
+        if !on_king_lines(from)
+            && !on_king_lines(to)
+            && !attacks::horse_attacker_legs(ksq)
+                .block
+                .contains(&(from.index() as u8))
+        {
+            return match self.board[from.index()].kind() {
+                PieceKind::Horse => attacks::horse_attackers(ksq, self.occ.bitboard()).has(to),
+                PieceKind::Pawn => attacks::pawn_attackers(self.side, ksq).has(to),
+                _ => false,
+            };
+        }
+        self.gives_check_by_lines(m)
+    }
+
+    /// `gives_check` the long way: every attack on the enemy king on the
+    /// board after the move.
+    fn gives_check_by_lines(&self, m: Move) -> bool {
         let (from, to) = (m.from(), m.to());
         let pc = self.board[from.index()];
         let us = self.side;
