@@ -293,50 +293,37 @@ pub mod avx2 {
         });
     }
 
-    /// `kernel` for `A` rows added and `S` subtracted, known when compiled
-    /// so that the row loops unroll into straight code: the shapes of a
-    /// quiet move (one of each) and a capture (one added, two taken off).
-    ///
-    /// # Safety
-    /// As for `kernel`.
-    #[inline(always)]
-    unsafe fn kernel_fixed<const A: usize, const S: usize>(
-        dst: *mut i16,
-        src: *const i16,
-        width: usize,
-        adds: [*const i16; A],
-        subs: [*const i16; S],
-    ) {
-        // SAFETY: the caller's promise, as for `kernel`.
-        unsafe { kernel(dst, src, width, &adds, &subs) }
-    }
-
-    /// `dst = src + rows of add - rows of sub` by the fixed kernels when
-    /// the counts are a move's; `None` when they are not.
+    /// `kernel` on the rows of features `add` and `sub`. A move's shapes (one row added and one or two taken off,
+    /// two of each) go to `kernel` with arrays, whose lengths it then
+    /// knows, so that its row loops unroll into straight code; anything
+    /// else (a refresh) takes the row lists as they are.
     ///
     /// # Safety
     /// AVX2; `src` and `dst` point at `width` valid entries, a multiple of
     /// 16.
     #[inline(always)]
-    unsafe fn update_move(
+    unsafe fn apply(
         dst: *mut i16,
         src: *const i16,
         width: usize,
         weights: &[i16],
         add: &[usize],
         sub: &[usize],
-    ) -> Option<()> {
+    ) {
         let r = |f: usize| row(weights, f, width).as_ptr();
-        // SAFETY: every row comes from `row`, bounds checked, `width` long.
+        // SAFETY: every row comes from `row` or `rows`, bounds checked,
+        // `width` long; `src` and `dst` are the caller's promise.
         unsafe {
             match (add, sub) {
-                ([a], [s]) => kernel_fixed(dst, src, width, [r(*a)], [r(*s)]),
-                ([a], [s, t]) => kernel_fixed(dst, src, width, [r(*a)], [r(*s), r(*t)]),
-                ([a, b], [s, t]) => kernel_fixed(dst, src, width, [r(*a), r(*b)], [r(*s), r(*t)]),
-                _ => return None,
+                ([a], [s]) => kernel(dst, src, width, &[r(*a)], &[r(*s)]),
+                ([a], [s, t]) => kernel(dst, src, width, &[r(*a)], &[r(*s), r(*t)]),
+                ([a, b], [s, t]) => kernel(dst, src, width, &[r(*a), r(*b)], &[r(*s), r(*t)]),
+                _ => {
+                    let (adds, subs) = (rows(weights, add, width), rows(weights, sub, width));
+                    kernel(dst, src, width, &adds[..add.len()], &subs[..sub.len()]);
+                }
             }
         }
-        Some(())
     }
 
     /// # Safety
@@ -353,22 +340,7 @@ pub mod avx2 {
         let width = dst.len();
         assert!(src.len() == width && width.is_multiple_of(LANES));
         // SAFETY: both slices are `width` long.
-        if unsafe { update_move(dst.as_mut_ptr(), src.as_ptr(), width, weights, add, sub) }
-            .is_some()
-        {
-            return;
-        }
-        let (adds, subs) = (rows(weights, add, width), rows(weights, sub, width));
-        // SAFETY: the slices are `width` long, the rows checked by `rows`.
-        unsafe {
-            kernel(
-                dst.as_mut_ptr(),
-                src.as_ptr(),
-                width,
-                &adds[..add.len()],
-                &subs[..sub.len()],
-            );
-        }
+        unsafe { apply(dst.as_mut_ptr(), src.as_ptr(), width, weights, add, sub) };
     }
 
     /// # Safety
@@ -380,12 +352,7 @@ pub mod avx2 {
         assert!(width.is_multiple_of(LANES));
         let p = acc.as_mut_ptr();
         // SAFETY: `acc` is `width` long, source and destination alike.
-        if unsafe { update_move(p, p, width, weights, add, sub) }.is_some() {
-            return;
-        }
-        let (adds, subs) = (rows(weights, add, width), rows(weights, sub, width));
-        // SAFETY: as in `update`, with the destination as the source.
-        unsafe { kernel(p, p, width, &adds[..add.len()], &subs[..sub.len()]) };
+        unsafe { apply(p, p, width, weights, add, sub) };
     }
 
     /// # Safety
