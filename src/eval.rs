@@ -531,7 +531,7 @@ pub fn evaluate_red<T: Trace>(pos: &Position, params: &Params, trace: &mut T) ->
 /// other part of the engine, and a portable x86-64 build has no `popcnt`
 /// instruction: it counts them in a dozen instructions each. So the
 /// evaluation is compiled twice, once with `popcnt`, and the CPU picks:
-/// the same code and the same scores, about 5% fewer instructions for the
+/// the same code and the same scores, 6.7% fewer instructions for the
 /// whole search (callgrind, `chuhe bench 9`).
 #[inline]
 pub fn evaluate_red_at<T: Trace>(

@@ -1293,8 +1293,12 @@ impl Worker {
                     self.hist.butterfly.get(us, m)
                         + self.hist.continuation.get(cont[0], moved, m.to())
                         + self.hist.continuation.get(cont[1], moved, m.to())
-                        + self.hist.continuation.get(cont[2], moved, m.to()) * self.tun.hist_cont4
-                            / 100
+                        + if self.tun.hist_cont4 == 0 {
+                            0
+                        } else {
+                            self.hist.continuation.get(cont[2], moved, m.to()) * self.tun.hist_cont4
+                                / 100
+                        }
                 },
             };
 
