@@ -201,10 +201,10 @@ tunables! {
     probcut_margin = 200, 80..=400, step 15;
     /// ... this much less when the position is improving.
     probcut_improving = 50, 0..=150, step 8;
-    // Singular extensions are off (se_depth 0) until their SPRT, run with
-    // `option.se_depth=6`, accepts them.
+    // Singular extensions at 6 passed their SPRT against 0 (off) at
+    // 5+0.05: +18.4 ± 9.4 Elo over 2,306 games in four batches, LLR 3.40.
     /// Singular extensions: shallowest node they apply to (0: off).
-    se_depth = 0, 0..=12, step 1;
+    se_depth = 6, 0..=12, step 1;
     /// Singular extensions: the singular beta lies this far below the
     /// hash score, in 64ths of a score unit per ply of depth.
     se_margin = 96, 16..=256, step 8;
