@@ -386,6 +386,8 @@ pub struct Worker {
     nnue: Option<NnueStack>,
     /// Which evaluation `eval_cache` holds (0: classical at `knowledge`).
     eval_id: u64,
+    /// The natural move limit in plies (0: off), from the job's rules.
+    move_limit_plies: i32,
 }
 
 /// Forward pruning at one `pruning` level.
@@ -498,6 +500,7 @@ impl Worker {
             root_side: Color::Red,
             nnue: None,
             eval_id: 0,
+            move_limit_plies: 0,
         }
     }
 
@@ -518,7 +521,7 @@ impl Worker {
             Some(h) if h.eval != -INFINITE && h.eval.abs() < DECISIVE_BOUND => h.eval,
             _ => self.static_eval(),
         };
-        let corrected = self.corrected(raw);
+        let corrected = self.damped(self.corrected(raw));
         let sharpened = match tt_hit {
             Some(h)
                 if h.score.abs() < DECISIVE_BOUND
@@ -534,6 +537,20 @@ impl Worker {
             _ => corrected,
         };
         (raw, corrected, sharpened)
+    }
+
+    /// `eval` shrunk toward the draw by `eval_limit_damp` percent at the
+    /// natural move limit, linearly in the plies since the last capture
+    /// (none when the limit is off). The table and the cache keep the
+    /// evaluation undamped: the key does not know the count.
+    #[inline(always)]
+    fn damped(&self, eval: Score) -> Score {
+        let limit = self.move_limit_plies;
+        if self.tun.eval_limit_damp == 0 || limit == 0 {
+            return eval;
+        }
+        let run = (self.pos.rule60() as i32).min(limit);
+        eval - eval * run * self.tun.eval_limit_damp / (100 * limit)
     }
 
     /// Whether the correction history has any weight: with both weights 0
@@ -699,6 +716,7 @@ impl Worker {
         }
         self.prune = Pruning::at(job.character.pruning, &self.tun);
         self.contempt = contempt(job.character.style);
+        self.move_limit_plies = 2 * job.rules.move_limit.min(1000) as i32;
         self.root_side = job.root.side_to_move();
         self.tm = self.is_main().then(|| {
             TimeManager::new(
@@ -2191,5 +2209,32 @@ mod tests {
             assert_eq!(n, root_noise(10, seed, m));
         }
         assert_eq!(root_noise(0, 5, m), 0);
+    }
+
+    #[test]
+    fn evaluations_shrink_with_the_plies_since_the_last_capture() {
+        let fen = |counter: u32| {
+            format!("2bakab2/9/4c4/p1p1p1p1p/9/9/P1P1P1P1P/1NC1B4/9/2BAKA3 w - - {counter} 40")
+        };
+        let mut w = Worker::new(0);
+        w.move_limit_plies = 120;
+        let mut damped = |counter: u32, damp: i32, eval: Score| {
+            w.pos = Position::from_fen(&fen(counter)).unwrap();
+            w.tun.eval_limit_damp = damp;
+            w.damped(eval)
+        };
+        assert_eq!(damped(80, 0, 600), 600, "off");
+        assert_eq!(damped(0, 50, 600), 600, "just after a capture");
+        assert_eq!(damped(60, 50, 600), 450);
+        assert_eq!(damped(80, 50, -600), -400, "both signs");
+        assert_eq!(damped(300, 50, 600), 300, "at most the limit's share");
+        // A move made counts: 81 plies.
+        w.pos = Position::from_fen(&fen(80)).unwrap();
+        w.tun.eval_limit_damp = 100;
+        w.pos.make_move(Move::parse("b2c4").unwrap());
+        assert_eq!(w.damped(120), 39);
+        // With the limit off there is nothing to shrink toward.
+        w.move_limit_plies = 0;
+        assert_eq!(w.damped(120), 120);
     }
 }
