@@ -220,6 +220,10 @@ struct Frame {
     killers: [Move; 2],
     /// The move a singular-extension search leaves out at this ply.
     excluded: Move,
+    /// Beta cut-offs found at this ply since the parent node started its
+    /// moves (two for one without a hash move): many say the parent's
+    /// moves keep being refuted.
+    cutoffs: u32,
 }
 
 impl Default for Frame {
@@ -230,6 +234,7 @@ impl Default for Frame {
             static_eval: 0,
             killers: [Move::NONE; 2],
             excluded: Move::NONE,
+            cutoffs: 0,
         }
     }
 }
@@ -288,6 +293,10 @@ enum MovePrune {
     /// Skip this move and every quiet move after it.
     SkipQuiets,
 }
+
+/// More beta cut-offs than this among a node's children so far (see
+/// `Frame::cutoffs`) make its later moves reduce `lmr_cutoffs` more.
+const CUTOFFS_MANY: u32 = 3;
 
 /// A side with at most this many legal moves may be near a stalemate:
 /// it gets no null move (having to move may be its undoing), and its
@@ -1215,6 +1224,7 @@ impl Worker {
         };
         self.frame_mut(ply).static_eval = static_eval;
         self.frame_mut(ply + 1).killers = [Move::NONE; 2];
+        self.frame_mut(ply + 1).cutoffs = 0;
         self.frame_mut(ply + 2).killers = [Move::NONE; 2];
         let improving = self.improving(ply, static_eval);
         let opponent_worsening = self.opponent_worsening(ply, static_eval);
@@ -1388,6 +1398,7 @@ impl Worker {
                         self.update_pv(ply, m);
                     }
                     if score >= beta {
+                        self.frame_mut(ply).cutoffs += 1 + !tt_move.is_some() as u32;
                         break;
                     }
                     alpha = score;
@@ -1893,6 +1904,9 @@ impl Worker {
         }
         if node.tt_capture && !mv.is_capture {
             r += t.lmr_tt_capture;
+        }
+        if self.frame(node.ply + 1).cutoffs > CUTOFFS_MANY {
+            r += t.lmr_cutoffs;
         }
         r - mv.history * 1024 / t.lmr_history_divisor
     }

@@ -162,6 +162,10 @@ tunables! {
     /// LMR: more reduction for quiet moves when the hash move is a capture
     /// (0, off, until an SPRT of 1024 accepts it).
     lmr_tt_capture = 0, 0..=2048, step 128;
+    /// LMR: more reduction when the node's earlier moves were refuted by
+    /// more than three beta cut-offs among its children (Stockfish's
+    /// cutoffCnt; 0, off, until an SPRT of 1024 accepts it).
+    lmr_cutoffs = 0, 0..=2048, step 128;
     /// LMR: captures are reduced off the principal variation's past too,
     /// not only at cut nodes (0, off, until an SPRT of 1 accepts it).
     lmr_captures = 0, 0..=1, step 1;
