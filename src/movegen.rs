@@ -10,39 +10,47 @@ use crate::attacks;
 use crate::bitboard::Bitboard;
 use crate::position::Position;
 use crate::types::*;
+use std::mem::MaybeUninit;
 
 /// No xiangqi position has more than 128 pseudo-legal moves (the most a full
 /// army can reach is about 120).
 pub const MAX_MOVES: usize = 128;
 
-#[derive(Clone)]
-pub struct MoveList {
-    moves: [Move; MAX_MOVES],
+/// A list of at most `MAX_MOVES` items whose unused slots stay unwritten:
+/// lists are made at every node (the generated moves, the move picker's
+/// scored moves, the moves tried), and filling them with blanks first cost
+/// about 4% of the search's instructions (callgrind, `chuhe bench 9`).
+#[derive(Clone, Copy)]
+pub struct FixedList<T: Copy> {
+    items: [MaybeUninit<T>; MAX_MOVES],
     len: usize,
 }
 
-impl Default for MoveList {
+/// The legal moves of a position, or any list of moves.
+pub type MoveList = FixedList<Move>;
+
+impl<T: Copy> Default for FixedList<T> {
     fn default() -> Self {
-        MoveList::new()
+        FixedList::new()
     }
 }
 
-impl MoveList {
+impl<T: Copy> FixedList<T> {
     #[inline(always)]
-    pub fn new() -> MoveList {
-        MoveList {
-            moves: [Move::NONE; MAX_MOVES],
+    pub fn new() -> FixedList<T> {
+        FixedList {
+            items: [const { MaybeUninit::uninit() }; MAX_MOVES],
             len: 0,
         }
     }
 
     #[inline(always)]
-    pub fn push(&mut self, m: Move) {
+    pub fn push(&mut self, x: T) {
         debug_assert!(self.len < MAX_MOVES);
         // The bound holds by the counting argument above; the check keeps a
         // corrupted position from writing out of bounds in release builds.
         if self.len < MAX_MOVES {
-            self.moves[self.len] = m;
+            self.items[self.len] = MaybeUninit::new(x);
             self.len += 1;
         }
     }
@@ -58,31 +66,38 @@ impl MoveList {
     }
 
     #[inline(always)]
-    pub fn as_slice(&self) -> &[Move] {
-        &self.moves[..self.len]
+    pub fn as_slice(&self) -> &[T] {
+        // SAFETY: `push` writes each slot before `len` grows over it and
+        // `clear` only shrinks `len`, so the first `len` slots hold values;
+        // `MaybeUninit<T>` has the layout of `T`.
+        unsafe { std::slice::from_raw_parts(self.items.as_ptr().cast::<T>(), self.len) }
     }
 
     #[inline(always)]
-    pub fn as_mut_slice(&mut self) -> &mut [Move] {
-        &mut self.moves[..self.len]
+    pub fn as_mut_slice(&mut self) -> &mut [T] {
+        // SAFETY: as in `as_slice`.
+        unsafe { std::slice::from_raw_parts_mut(self.items.as_mut_ptr().cast::<T>(), self.len) }
     }
 
-    pub fn contains(&self, m: Move) -> bool {
-        self.as_slice().contains(&m)
-    }
-
+    #[inline(always)]
     pub fn clear(&mut self) {
         self.len = 0;
     }
 
-    pub fn iter(&self) -> std::slice::Iter<'_, Move> {
+    pub fn iter(&self) -> std::slice::Iter<'_, T> {
         self.as_slice().iter()
     }
 }
 
-impl<'a> IntoIterator for &'a MoveList {
-    type Item = &'a Move;
-    type IntoIter = std::slice::Iter<'a, Move>;
+impl<T: Copy + PartialEq> FixedList<T> {
+    pub fn contains(&self, x: T) -> bool {
+        self.as_slice().contains(&x)
+    }
+}
+
+impl<'a, T: Copy> IntoIterator for &'a FixedList<T> {
+    type Item = &'a T;
+    type IntoIter = std::slice::Iter<'a, T>;
     fn into_iter(self) -> Self::IntoIter {
         self.as_slice().iter()
     }

@@ -5,7 +5,7 @@
 //! never pays for generating quiets.
 
 use crate::history::{ContinuationHistory, Histories};
-use crate::movegen::{self, GenKind, MAX_MOVES, MoveList};
+use crate::movegen::{self, FixedList, GenKind, MoveList};
 use crate::position::{Position, see_value};
 use crate::types::*;
 
@@ -55,11 +55,12 @@ pub struct MovePicker {
     counter: Move,
     /// Continuation-history slots of the moves 1, 2 and 4 plies back.
     cont: [usize; 3],
-    moves: [Scored; MAX_MOVES],
-    len: usize,
+    /// The generated moves of the current stage with their scores; those
+    /// before `cur` have been yielded.
+    moves: FixedList<Scored>,
     cur: usize,
-    bad: [Move; MAX_MOVES],
-    bad_len: usize,
+    /// Captures that lose material, kept for the last stage.
+    bad: MoveList,
     bad_cur: usize,
     /// Set by the search to stop yielding quiet moves (late-move pruning).
     pub skip_quiets: bool,
@@ -91,11 +92,9 @@ impl MovePicker {
             killers,
             counter,
             cont,
-            moves: [Scored::default(); MAX_MOVES],
-            len: 0,
+            moves: FixedList::new(),
             cur: 0,
-            bad: [Move::NONE; MAX_MOVES],
-            bad_len: 0,
+            bad: MoveList::new(),
             bad_cur: 0,
             skip_quiets: false,
         }
@@ -111,18 +110,17 @@ impl MovePicker {
     }
 
     fn load(&mut self, list: &MoveList) {
-        self.len = 0;
+        self.moves.clear();
         self.cur = 0;
         for &m in list {
             if m != self.tt_move {
-                self.moves[self.len] = Scored { mv: m, score: 0 };
-                self.len += 1;
+                self.moves.push(Scored { mv: m, score: 0 });
             }
         }
     }
 
     fn score_captures(&mut self, pos: &Position, h: &Histories) {
-        for s in &mut self.moves[..self.len] {
+        for s in self.moves.as_mut_slice() {
             let moved = pos.piece_on(s.mv.from());
             let victim = pos.piece_on(s.mv.to());
             s.score = if victim.is_some() {
@@ -137,26 +135,28 @@ impl MovePicker {
 
     fn score_quiets(&mut self, pos: &Position, h: &Histories) {
         let us = pos.side_to_move();
-        for s in &mut self.moves[..self.len] {
+        let cont = self.cont;
+        for s in self.moves.as_mut_slice() {
             let pc = pos.piece_on(s.mv.from());
             let to = s.mv.to();
             s.score = h.butterfly.get(us, s.mv)
-                + 2 * h.continuation.get(self.cont[0], pc, to)
-                + h.continuation.get(self.cont[1], pc, to)
-                + h.continuation.get(self.cont[2], pc, to) / 2;
+                + 2 * h.continuation.get(cont[0], pc, to)
+                + h.continuation.get(cont[1], pc, to)
+                + h.continuation.get(cont[2], pc, to) / 2;
         }
     }
 
     /// Evasions: captures by victim value ahead of quiets by history.
     fn score_evasions(&mut self, pos: &Position, h: &Histories) {
         let us = pos.side_to_move();
-        for s in &mut self.moves[..self.len] {
+        let cont = self.cont;
+        for s in self.moves.as_mut_slice() {
             let pc = pos.piece_on(s.mv.from());
             let victim = pos.piece_on(s.mv.to());
             s.score = if victim.is_some() {
                 1 << 24 | (see_value(victim) * VICTIM_WEIGHT - see_value(pc) / ATTACKER_DIVISOR)
             } else {
-                h.butterfly.get(us, s.mv) + 2 * h.continuation.get(self.cont[0], pc, s.mv.to())
+                h.butterfly.get(us, s.mv) + 2 * h.continuation.get(cont[0], pc, s.mv.to())
             };
         }
     }
@@ -168,7 +168,8 @@ impl MovePicker {
     /// quiet list is some forty moves) was mostly wasted.
     #[inline(always)]
     fn pick_best(&mut self) -> Move {
-        let v = &mut self.moves[self.cur..self.len];
+        let cur = self.cur;
+        let v = &mut self.moves.as_mut_slice()[cur..];
         let mut best = 0;
         for i in 1..v.len() {
             if v[i].score > v[best].score {
@@ -205,13 +206,12 @@ impl MovePicker {
                     self.stage = Stage::GoodCaptures;
                 }
                 Stage::GoodCaptures => {
-                    while self.cur < self.len {
+                    while self.cur < self.moves.len() {
                         let m = self.pick_best();
                         if self.kind == PickerKind::Quiescence || pos.see_ge(m, 0) {
                             return Some(m);
                         }
-                        self.bad[self.bad_len] = m;
-                        self.bad_len += 1;
+                        self.bad.push(m);
                     }
                     self.stage = if self.kind == PickerKind::Quiescence {
                         Stage::Done
@@ -247,7 +247,7 @@ impl MovePicker {
                 Stage::GenQuiets => {
                     self.stage = Stage::Quiets;
                     if self.skip_quiets {
-                        self.len = 0;
+                        self.moves.clear();
                         self.cur = 0;
                         continue;
                     }
@@ -257,9 +257,9 @@ impl MovePicker {
                     self.score_quiets(pos, h);
                 }
                 Stage::Quiets => {
-                    while self.cur < self.len {
+                    while self.cur < self.moves.len() {
                         if self.skip_quiets && !self.in_check {
-                            self.cur = self.len;
+                            self.cur = self.moves.len();
                             break;
                         }
                         let m = self.pick_best();
@@ -277,9 +277,9 @@ impl MovePicker {
                     };
                 }
                 Stage::BadCaptures => {
-                    if self.bad_cur < self.bad_len {
+                    if self.bad_cur < self.bad.len() {
                         self.bad_cur += 1;
-                        return Some(self.bad[self.bad_cur - 1]);
+                        return Some(self.bad.as_slice()[self.bad_cur - 1]);
                     }
                     self.stage = Stage::Done;
                 }
