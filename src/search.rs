@@ -1398,7 +1398,7 @@ impl Worker {
                         self.update_pv(ply, m);
                     }
                     if score >= beta {
-                        self.frame_mut(ply).cutoffs += 1 + !tt_move.is_some() as u32;
+                        self.frame_mut(ply).cutoffs += 1 + (tt_move == Move::NONE) as u32;
                         break;
                     }
                     alpha = score;
