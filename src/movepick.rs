@@ -31,7 +31,7 @@ enum Stage {
     Done,
 }
 
-#[derive(Clone, Copy, Default)]
+#[derive(Clone, Copy)]
 struct Scored {
     mv: Move,
     score: i32,

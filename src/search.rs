@@ -523,8 +523,9 @@ impl Worker {
 
     /// Three views of the position's value: the static evaluation (the
     /// table's copy when it has one; the table keeps it uncorrected), that
-    /// evaluation moved by the correction history, and the corrected one
-    /// sharpened by a stored score whose bound allows it.
+    /// evaluation moved by the correction history and damped by the plies
+    /// since the last capture, and that one sharpened by a stored score
+    /// whose bound allows it.
     fn evals(&mut self, tt_hit: Option<TtHit>) -> (Score, Score, Score) {
         let raw = match tt_hit {
             Some(h) if h.eval != -INFINITE && h.eval.abs() < DECISIVE_BOUND => h.eval,

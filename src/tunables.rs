@@ -196,6 +196,11 @@ tunables! {
     corr_pawn = 0, 0..=512, step 24;
     /// Correction history: weight of the material table, 256ths.
     corr_material = 0, 0..=512, step 24;
+    /// Evaluation: percent taken off at the natural move limit, shrinking
+    /// it toward the draw linearly with the plies since the last capture,
+    /// so that an advantage that makes no progress is worth less the longer
+    /// it lasts (0, off, until an SPRT of 50 accepts it).
+    eval_limit_damp = 0, 0..=100, step 5;
     // ProbCut is off (probcut_depth 0) until its SPRT, run with
     // `option.probcut_depth=5`, accepts it.
     /// ProbCut: shallowest node it applies to (0: off).
@@ -215,11 +220,6 @@ tunables! {
     /// Singular extensions: a second ply of extension off the principal
     /// variation when the other moves fall this far short.
     se_double = 20, 0..=100, step 4;
-    /// Evaluation: percent taken off at the natural move limit, shrinking
-    /// it toward the draw linearly with the plies since the last capture,
-    /// so that an advantage that makes no progress is worth less the longer
-    /// it lasts (0, off, until an SPRT of 50 accepts it).
-    eval_limit_damp = 0, 0..=100, step 5;
     /// Check extension: a checking move is extended one ply only at nodes
     /// this deep or deeper (1: every check; on trial at 8, as the Stockfish
     /// family extends only deep checks, until its SPRT decides).
