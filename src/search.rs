@@ -2111,19 +2111,40 @@ impl Worker {
             MovePicker::new(&self.pos, kind, tt_move, [Move::NONE; 2], Move::NONE, cont);
         let mut best_move = Move::NONE;
         let mut move_count = 0;
+        let mut quiet_evasions = 0;
+        let (move_limit, evasion_limit) = (self.tun.qs_move_limit, self.tun.qs_evasion_limit);
+        let previous = self.frame_back(ply, 1).mv;
+        let recapture_point = previous.is_some().then(|| previous.to());
         while let Some(m) = picker.next(&self.pos, &self.hist) {
             move_count += 1;
-            if !in_check && best_score > -DECISIVE_BOUND {
-                // Delta pruning: even winning this piece cannot reach alpha.
-                let gain = static_eval + see_value(self.pos.piece_on(m.to())) + self.tun.qs_delta;
-                if gain <= alpha && !self.pos.gives_check(m) {
-                    best_score = best_score.max(gain);
-                    continue;
-                }
-                if !self.pos.see_ge(m, 0) {
-                    continue;
+            if best_score > -DECISIVE_BOUND {
+                if !in_check {
+                    // Move-count pruning: the first captures in order are the
+                    // ones that matter, unless a later one recaptures or checks.
+                    if move_limit > 0
+                        && move_count > move_limit
+                        && Some(m.to()) != recapture_point
+                        && !self.pos.gives_check(m)
+                    {
+                        continue;
+                    }
+                    // Delta pruning: even winning this piece cannot reach alpha.
+                    let gain =
+                        static_eval + see_value(self.pos.piece_on(m.to())) + self.tun.qs_delta;
+                    if gain <= alpha && !self.pos.gives_check(m) {
+                        best_score = best_score.max(gain);
+                        continue;
+                    }
+                    if !self.pos.see_ge(m, 0) {
+                        continue;
+                    }
+                } else if evasion_limit > 0 && quiet_evasions >= evasion_limit {
+                    // Mate is escaped; quiet evasions come last and rarely
+                    // do better than the first ones.
+                    break;
                 }
             }
+            quiet_evasions += (in_check && self.pos.piece_on(m.to()).is_none()) as i32;
             self.record_move(ply, m);
             self.do_move(m);
             job.tt.prefetch(self.pos.key());

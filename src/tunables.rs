@@ -190,6 +190,15 @@ tunables! {
     asp_score_max = 100, 0..=300, step 15;
     /// Quiescence delta pruning: margin over the captured piece's value.
     qs_delta = 200, 50..=500, step 25;
+    /// Quiescence, not in check: captures searched at most, once a score
+    /// is in hand; later ones that neither check nor recapture on the
+    /// previous move's point are skipped (0, off, until an SPRT of 2, as
+    /// Pikafish, accepts it).
+    qs_move_limit = 0, 0..=8, step 1;
+    /// Quiescence, in check: quiet evasions searched at most once one
+    /// evasion has escaped mate; the rest are skipped (0, off, until an
+    /// SPRT of 2, as Pikafish, accepts it).
+    qs_evasion_limit = 0, 0..=8, step 1;
     // Correction history is off (both weights 0) until its SPRT, run with
     // `option.corr_pawn=256 option.corr_material=192`, accepts it.
     /// Correction history: weight of the pawn-structure table, 256ths.
