@@ -21,7 +21,7 @@ joined, in shard order, into OUT/data.bin (or --output).
 Example:
 
     RAY_ADDRESS=head:6379 scripts/cluster/datagen.py --out dg-s1 --games 200000 \\
-        --shard-games 200 -- --nodes 5000 --seed 1 \\
+        --shard-games 200 -- --nodes 2500 --seed 1 \\
         --openings ../shared/data/ccpd-iccs.tsv.xz
 """
 

@@ -56,7 +56,11 @@ use std::sync::Mutex;
 use std::sync::atomic::{AtomicBool, AtomicU64, AtomicUsize, Ordering};
 use std::time::{Duration, Instant};
 
-pub const DEFAULT_NODES: u64 = 5_000;
+/// Nodes a self-play move searches. 2,500 rather than 5,000: twice the
+/// positions per CPU hour made the better network in a match (+83 Elo at
+/// equal self-play time, docs/nnue.md); to be measured again once the data
+/// store holds about ten million positions.
+pub const DEFAULT_NODES: u64 = 2_500;
 
 /// Signals asking the run to stop (the binary's SIGINT/SIGTERM handler
 /// counts them here). The first makes the run write what it has at once
