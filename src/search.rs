@@ -1699,6 +1699,12 @@ impl Worker {
         Move::NONE
     }
 
+    /// Whether `m` captures on the point the previous move went to.
+    fn is_recapture(&self, ply: usize, m: Move) -> bool {
+        let previous = self.frame_back(ply, 1).mv;
+        previous.is_some() && previous.to() == m.to()
+    }
+
     /// Whether the side to move has at most `STALEMATE_WATCH` legal moves.
     fn short_of_moves(&self) -> bool {
         !movegen::has_more_legal_moves_than(&self.pos, STALEMATE_WATCH)
@@ -2113,8 +2119,6 @@ impl Worker {
         let mut move_count = 0;
         let mut quiet_evasions = 0;
         let (move_limit, evasion_limit) = (self.tun.qs_move_limit, self.tun.qs_evasion_limit);
-        let previous = self.frame_back(ply, 1).mv;
-        let recapture_point = previous.is_some().then(|| previous.to());
         while let Some(m) = picker.next(&self.pos, &self.hist) {
             move_count += 1;
             if best_score > -DECISIVE_BOUND {
@@ -2123,7 +2127,7 @@ impl Worker {
                     // ones that matter, unless a later one recaptures or checks.
                     if move_limit > 0
                         && move_count > move_limit
-                        && Some(m.to()) != recapture_point
+                        && !self.is_recapture(ply, m)
                         && !self.pos.gives_check(m)
                     {
                         continue;
@@ -2144,7 +2148,9 @@ impl Worker {
                     break;
                 }
             }
-            quiet_evasions += (in_check && self.pos.piece_on(m.to()).is_none()) as i32;
+            if in_check && evasion_limit > 0 && self.pos.piece_on(m.to()).is_none() {
+                quiet_evasions += 1;
+            }
             self.record_move(ply, m);
             self.do_move(m);
             job.tt.prefetch(self.pos.key());
