@@ -58,9 +58,10 @@ mod tests {
     use super::*;
 
     #[test]
-    fn the_embedded_network_was_trained_on_this_classical_evaluation() {
-        // Fails after `chuhe tune` (or a change to `eval` with its VERSION
-        // bumped) until the network is trained again on the new evaluation.
+    fn corrections_to_another_classical_evaluation_are_refused() {
+        // The embedded network is a whole evaluation (no base); were it a
+        // correction, this fails after `chuhe tune` (or a change to `eval`
+        // with its VERSION bumped) until the network is trained again.
         check(&nnue::embedded()).unwrap();
         let mut other = (*nnue::embedded()).clone();
         other.base = Base::Classical(eval::signature() ^ 1);
