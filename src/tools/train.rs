@@ -25,7 +25,7 @@
 //! written to `OUT`, so a stopped run still leaves a usable network.
 
 use crate::nnue::arch::{
-    FT_CLIP, InputBuckets, LAYER_CLIP, MAX_LAYER, OUT_CLIP, QA, QB, SCALE, Shape,
+    FT_CLIP, InputBuckets, LAYER_CLIP, MAX_LAYER, OUT_CLIP, PIECE_INPUTS, QA, QB, SCALE, Shape,
 };
 use crate::nnue::data::{self, Record};
 use crate::nnue::features;
@@ -102,12 +102,22 @@ impl Default for TrainOptions {
 const BLOCK: usize = 4096;
 
 /// Where each part of a shape's parameters sits in the flat parameter
-/// vector: feature weights, feature biases, then the head: straight, the
-/// output weights of every bucket then their biases; layered, per bucket
+/// vector: feature weights, with king input buckets the shared factor
+/// rows, feature biases, then the head: straight, the output weights of
+/// every bucket then their biases; layered, per bucket
 /// `w2, b2, w3, b3, wo, bo` (the order of the file).
+///
+/// The factor rows: with king input buckets a piece on a point has one row
+/// per bucket, and a bucket the kings rarely visit sees few samples, so
+/// its rows learn slowly and overfit (k6 shapes did, before this). Each
+/// piece-point feature therefore also has one row shared by every bucket,
+/// trained on every sample; the network file holds, per bucket, the sum
+/// of the two (`Model::quantise` folds them), so the engine never knows.
 #[derive(Clone, Copy, Debug)]
 struct Layout {
     shape: Shape,
+    /// Start of the factor rows (equal to `b1` without input buckets).
+    factor: usize,
     /// Start of the feature biases.
     b1: usize,
     /// Start of the head.
@@ -131,7 +141,8 @@ struct Stack {
 impl Layout {
     fn new(shape: Shape) -> Layout {
         let h = shape.hidden;
-        let b1 = shape.inputs() * h;
+        let factor = shape.inputs() * h;
+        let b1 = factor + Layout::factor_rows(shape) * h;
         let head = b1 + h;
         let stack = shape.l2 * 2 * h + shape.l2 + shape.l3 * shape.l2 + shape.l3 + shape.last() + 1;
         let len = if shape.l2 == 0 {
@@ -141,10 +152,21 @@ impl Layout {
         };
         Layout {
             shape,
+            factor,
             b1,
             head,
             stack,
             len,
+        }
+    }
+
+    /// Shared rows for a shape: one per piece-point feature with input
+    /// buckets, none without.
+    fn factor_rows(shape: Shape) -> usize {
+        if shape.input_buckets == InputBuckets::None {
+            0
+        } else {
+            PIECE_INPUTS
         }
     }
 
@@ -207,7 +229,15 @@ impl Model {
         let mut uniform =
             |a: f32| ((rng.next_u64() >> 40) as f32 / (1u64 << 24) as f32 * 2.0 - 1.0) * a;
         let mut p = vec![0.0; lay.len];
-        for w in &mut p[..lay.b1] {
+        // With factor rows, they start random and the bucket rows at zero:
+        // the model starts as the network without buckets, and a bucket
+        // learns only how it differs.
+        let random = if lay.factor < lay.b1 {
+            lay.factor..lay.b1
+        } else {
+            0..lay.b1
+        };
+        for w in &mut p[random] {
             *w = uniform(0.1);
         }
         let h2 = 2 * shape.hidden;
@@ -240,7 +270,20 @@ impl Model {
     pub fn quantise(&self, base: Base, description: String) -> Network {
         let lay = Layout::new(self.shape);
         let q16 = |x: f32, s: i32| (x * s as f32).round().clamp(-32767.0, 32767.0) as i16;
-        let ft = self.p[..lay.b1].iter().map(|&x| q16(x, QA)).collect();
+        // Each bucket's row plus the shared factor row; the sum kept within
+        // the clip that keeps the engine's accumulators from overflowing.
+        let shared = &self.p[lay.factor..lay.b1];
+        let ft = self.p[..lay.factor]
+            .iter()
+            .enumerate()
+            .map(|(i, &x)| {
+                let folded = match shared.len() {
+                    0 => x,
+                    n => x + shared[i % n],
+                };
+                q16(folded.clamp(-FT_CLIP, FT_CLIP), QA)
+            })
+            .collect();
         let bias = self.p[lay.b1..lay.head]
             .iter()
             .map(|&x| q16(x, QA))
@@ -278,11 +321,14 @@ impl Model {
     }
 }
 
-/// One sample's inputs.
+/// One sample's inputs: the rows to add for each perspective, `n` piece
+/// features and, with input buckets, their `n` shared factor rows after
+/// them (`len` rows in all).
 struct Sample {
-    us: [u16; 32],
-    them: [u16; 32],
+    us: [u16; 64],
+    them: [u16; 64],
     n: usize,
+    len: usize,
     bucket: usize,
     target: f32,
     /// The base evaluation, in output units (centipawns / SCALE).
@@ -304,9 +350,10 @@ fn sample(data: &Data, i: u32, mirror: bool, opts: &TrainOptions) -> Sample {
     let r = &data.records[i as usize];
     let side = r.side();
     let mut s = Sample {
-        us: [0; 32],
-        them: [0; 32],
+        us: [0; 64],
+        them: [0; 64],
         n: 0,
+        len: 0,
         bucket: 0,
         target: 0.0,
         base: data.base.get(i as usize).copied().unwrap_or(0.0),
@@ -333,6 +380,15 @@ fn sample(data: &Data, i: u32, mirror: bool, opts: &TrainOptions) -> Sample {
             s.n += 1;
         }
     });
+    s.len = s.n;
+    if buckets != InputBuckets::None {
+        let shared = opts.shape.inputs();
+        for k in 0..s.n {
+            s.us[s.n + k] = (shared + s.us[k] as usize % PIECE_INPUTS) as u16;
+            s.them[s.n + k] = (shared + s.them[k] as usize % PIECE_INPUTS) as u16;
+        }
+        s.len = 2 * s.n;
+    }
     s.bucket = features::bucket(s.n as u32, opts.shape.out_buckets);
     let result = r.result().map_or(0.5, |w| w.score_for(side));
     s.target = opts.lambda * sigmoid(r.score() as f32 / opts.k) + (1.0 - opts.lambda) * result;
@@ -402,7 +458,7 @@ fn forward(m: &[f32], lay: &Layout, s: &Sample, sc: &mut Scratch) -> f32 {
     for (side, feats) in [&s.us, &s.them].into_iter().enumerate() {
         let a = &mut sc.acc[side * h..(side + 1) * h];
         a.copy_from_slice(&m[lay.b1..lay.head]);
-        for &f in &feats[..s.n] {
+        for &f in &feats[..s.len] {
             let row = &m[f as usize * h..(f as usize + 1) * h];
             for (x, w) in a.iter_mut().zip(row) {
                 *x += w;
@@ -525,7 +581,7 @@ fn step_sample(
         for (gb, d) in g[lay.b1..lay.head].iter_mut().zip(da) {
             *gb += d;
         }
-        for &ft in &feats[..s.n] {
+        for &ft in &feats[..s.len] {
             let row = &mut g[ft as usize * h..(ft as usize + 1) * h];
             for (gw, d) in row.iter_mut().zip(da) {
                 *gw += d;
@@ -991,6 +1047,9 @@ fn description(opts: &TrainOptions, positions: usize, epochs: usize) -> String {
         opts.mirror,
         opts.seed
     );
+    if Layout::factor_rows(opts.shape) > 0 {
+        d += ", bucket rows trained with shared factor rows";
+    }
     if opts.keep_best {
         d += &format!(" (the best of {} epochs by validation loss)", opts.epochs);
     }
@@ -1044,6 +1103,10 @@ mod tests {
                 s.them[1] as usize * h + 2,
                 lay.b1 + 7,
             ];
+            if s.len > s.n {
+                // A shared factor row of each perspective.
+                probes.extend([s.us[s.n] as usize * h + 4, s.them[s.n + 2] as usize * h + 1]);
+            }
             if shape.l2 == 0 {
                 let (w, b) = lay.straight(s.bucket);
                 probes.extend([w + 3, w + h + 9, b]);
