@@ -110,16 +110,9 @@ impl Packed {
 /// instead of after minutes of paging.
 ///
 /// The memory is asked for with the allocator's basic alignment and
-/// aligned by hand: Rust's `alloc_zeroed` for a 64-byte alignment
-/// allocates and then writes every byte, which would touch (and commit)
-/// the whole table, where `calloc` gets fresh zero pages.
-///
-/// A table of 2 MiB or more starts on a 2 MiB boundary and is offered to
-/// the system as transparent huge pages (Linux `madvise`; many systems
-/// give them only on request). Every probe lands on a random cluster, so
-/// with 4 KiB pages nearly every probe of a 16 MB table also misses the
-/// TLB; `perf` put a quarter of `search`'s own time on the prefetch of
-/// the next cluster before this.
+/// aligned to a cache line by hand: Rust's `alloc_zeroed` for a 64-byte
+/// alignment allocates and then writes every byte, which would touch (and
+/// commit) the whole table, where `calloc` gets fresh zero pages.
 struct Clusters {
     ptr: NonNull<Cluster>,
     len: usize,
@@ -139,26 +132,15 @@ impl Clusters {
     /// refuses.
     fn zeroed(len: usize) -> Option<Clusters> {
         let len = len.max(1);
-        let table = len.checked_mul(CLUSTER_BYTES)?;
-        let align = if table >= HUGE_PAGE {
-            HUGE_PAGE
-        } else {
-            CLUSTER_BYTES
-        };
-        let bytes = table.checked_add(align)?;
+        let bytes = len.checked_mul(CLUSTER_BYTES)?.checked_add(CLUSTER_BYTES)?;
         let layout = Layout::from_size_align(bytes, 16).ok()?;
         // SAFETY: the layout has a non-zero size; null is handled below.
         let raw = NonNull::new(unsafe { alloc_zeroed(layout) })?;
-        let offset = raw.as_ptr().align_offset(align);
-        debug_assert!(offset < align);
-        // SAFETY: `offset` < `align`, so the `len` clusters from there lie
-        // inside the `len * 64 + align` bytes allocated.
-        let first = unsafe { raw.as_ptr().add(offset) };
-        if align == HUGE_PAGE {
-            // Whole huge pages only: a partial one could not be huge.
-            advise_huge_pages(first, table - table % HUGE_PAGE);
-        }
-        let first = first.cast::<Cluster>();
+        let offset = raw.as_ptr().align_offset(CLUSTER_BYTES);
+        debug_assert!(offset < CLUSTER_BYTES);
+        // SAFETY: `offset` < 64, so the `len` clusters from there lie inside
+        // the `len * 64 + 64` bytes allocated.
+        let first = unsafe { raw.as_ptr().add(offset) }.cast::<Cluster>();
         Some(Clusters {
             ptr: NonNull::new(first)?,
             len,
@@ -167,31 +149,6 @@ impl Clusters {
         })
     }
 }
-
-/// The huge-page size that tables are aligned to and advised for.
-const HUGE_PAGE: usize = 2 * 1024 * 1024;
-
-/// Asks the system to back `bytes` (whole huge pages) from `start` (2 MiB
-/// aligned) with huge pages; only a hint, and a refusal (no huge-page
-/// support) changes nothing.
-#[cfg(target_os = "linux")]
-fn advise_huge_pages(start: *mut u8, bytes: usize) {
-    const MADV_HUGEPAGE: std::ffi::c_int = 14;
-    unsafe extern "C" {
-        fn madvise(
-            addr: *mut std::ffi::c_void,
-            len: usize,
-            advice: std::ffi::c_int,
-        ) -> std::ffi::c_int;
-    }
-    // SAFETY: the range is whole pages inside one live allocation of
-    // ours, and the advice changes only how the kernel backs them, not
-    // their contents.
-    unsafe { madvise(start.cast(), bytes, MADV_HUGEPAGE) };
-}
-
-#[cfg(not(target_os = "linux"))]
-fn advise_huge_pages(_start: *mut u8, _bytes: usize) {}
 
 impl std::ops::Deref for Clusters {
     type Target = [Cluster];
@@ -529,12 +486,9 @@ mod tests {
         let e = TranspositionTable::try_new(usize::MAX / (1024 * 1024)).err();
         assert!(e.is_some());
         // A fresh table is empty without having been written, and its
-        // clusters are cache-line aligned, and from 2 MiB on huge-page
-        // aligned.
-        let small = TranspositionTable::try_new(1).unwrap();
-        assert_eq!(small.clusters.as_ptr() as usize % CLUSTER_BYTES, 0);
+        // clusters are cache-line aligned.
         let tt = TranspositionTable::try_new(2).unwrap();
-        assert_eq!(tt.clusters.as_ptr() as usize % HUGE_PAGE, 0);
+        assert_eq!(tt.clusters.as_ptr() as usize % CLUSTER_BYTES, 0);
         assert_eq!(tt.hashfull(), 0);
         assert!(tt.probe(12345, 0).is_none());
     }
