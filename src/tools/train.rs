@@ -160,13 +160,18 @@ impl Layout {
         }
     }
 
-    /// Shared rows for a shape: one per piece-point feature with input
-    /// buckets, none without.
+    /// Whether a shape trains with shared factor rows: every shape with
+    /// input buckets does (one row per piece-point feature, added to each
+    /// bucket's row and folded into them when the network is written).
+    fn factored(shape: Shape) -> bool {
+        shape.input_buckets != InputBuckets::None
+    }
+
     fn factor_rows(shape: Shape) -> usize {
-        if shape.input_buckets == InputBuckets::None {
-            0
-        } else {
+        if Layout::factored(shape) {
             PIECE_INPUTS
+        } else {
+            0
         }
     }
 
@@ -232,7 +237,7 @@ impl Model {
         // With factor rows, they start random and the bucket rows at zero:
         // the model starts as the network without buckets, and a bucket
         // learns only how it differs.
-        let random = if lay.factor < lay.b1 {
+        let random = if Layout::factored(shape) {
             lay.factor..lay.b1
         } else {
             0..lay.b1
@@ -381,7 +386,7 @@ fn sample(data: &Data, i: u32, mirror: bool, opts: &TrainOptions) -> Sample {
         }
     });
     s.len = s.n;
-    if buckets != InputBuckets::None {
+    if Layout::factored(opts.shape) {
         let shared = opts.shape.inputs();
         for k in 0..s.n {
             s.us[s.n + k] = (shared + s.us[k] as usize % PIECE_INPUTS) as u16;
@@ -1047,7 +1052,7 @@ fn description(opts: &TrainOptions, positions: usize, epochs: usize) -> String {
         opts.mirror,
         opts.seed
     );
-    if Layout::factor_rows(opts.shape) > 0 {
+    if Layout::factored(opts.shape) {
         d += ", bucket rows trained with shared factor rows";
     }
     if opts.keep_best {
