@@ -288,8 +288,13 @@ enum OpeningsCommand {
         /// Master games, CCPD TSV or PGN (plain or .xz).
         #[arg(long, default_value = "../shared/data/ccpd-iccs.tsv.xz")]
         games: String,
-        #[arg(long, default_value = "book/openings.txt")]
-        out: String,
+        /// Output file [default: book/openings.txt, or book/openings-wide.txt with --wide]
+        #[arg(long)]
+        out: Option<String>,
+        /// The wide suite: 1,000 lines of 10 plies, for fixed-node matches
+        /// (where one opening always replays the same game).
+        #[arg(long)]
+        wide: bool,
     },
 }
 
@@ -781,9 +786,22 @@ fn run_tool(cmd: Command) -> Result<(), String> {
             out.write_all(text.as_bytes()).map_err(|e| e.to_string())
         }
         Command::Openings {
-            command: OpeningsCommand::Build { games, out: path },
-        } => openings::build(Path::new(&games), Path::new(&path))
-            .and_then(|said| writeln!(out, "{said}").map_err(|e| e.to_string())),
+            command:
+                OpeningsCommand::Build {
+                    games,
+                    out: path,
+                    wide,
+                },
+        } => {
+            let (rules, default_out) = if wide {
+                (openings::SuiteRules::WIDE, "book/openings-wide.txt")
+            } else {
+                (openings::SuiteRules::DEFAULT, "book/openings.txt")
+            };
+            let path = path.unwrap_or_else(|| default_out.to_string());
+            openings::build(Path::new(&games), Path::new(&path), rules)
+                .and_then(|said| writeln!(out, "{said}").map_err(|e| e.to_string()))
+        }
         Command::Mates { command } => match command {
             MatesCommand::Build {
                 games,

@@ -492,6 +492,22 @@ fn openings_file_is_used_and_validated() {
 }
 
 #[test]
+fn fixed_node_matches_warn_when_openings_would_repeat() {
+    let engines = [fake("a", "shuffle", None), fake("b", "shuffle", None)];
+    let warns = |options: &str| arena::repeated_games_warning(&config(&engines, options));
+    // The built-in suite has about a hundred lines: 200 pairs repeat them.
+    assert!(warns("--games 400 --nodes 1000").is_some());
+    assert!(warns("--games 400 --depth 6").is_some());
+    assert!(warns("--games 100 --nodes 1000").is_none());
+    // A clock, or more than one thread, varies the games.
+    assert!(warns("--games 400 --tc 1+0.01").is_none());
+    assert!(warns("--games 400 --nodes 1000 --each threads=2").is_none());
+    // A wide enough suite does not repeat.
+    let wide = concat!(env!("CARGO_MANIFEST_DIR"), "/book/openings-wide.txt");
+    assert!(warns(&format!("--games 400 --nodes 1000 --openings {wide}")).is_none());
+}
+
+#[test]
 fn missing_engine_is_an_error_not_a_hang() {
     let engines = [
         vec!["--engine".to_string(), "cmd=/nonexistent/engine".into()],
@@ -899,14 +915,19 @@ fn resumed_match_plays_only_the_missing_games() {
 // Real data (skipped when absent, unless CHUHE_REQUIRE_DATA=1)
 
 #[test]
-fn committed_opening_suite_is_rebuilt_exactly_from_the_master_games() {
+fn committed_opening_suites_are_rebuilt_exactly_from_the_master_games() {
+    use chuhe::tools::openings::{SuiteRules, build_suite};
     let Some(tsv) = shared_data::shared_file("ccpd-iccs.tsv.xz") else {
         return;
     };
     let games = chuhe::record::games::read_games(&tsv, usize::MAX).unwrap();
-    let suite = chuhe::tools::openings::build_suite(&games);
     assert!(
-        suite == chuhe::arena::openings::BUILTIN,
+        build_suite(&games, SuiteRules::DEFAULT) == chuhe::arena::openings::BUILTIN,
         "book/openings.txt is not what `chuhe openings build` makes: rebuild it"
+    );
+    let wide = concat!(env!("CARGO_MANIFEST_DIR"), "/book/openings-wide.txt");
+    assert!(
+        build_suite(&games, SuiteRules::WIDE) == std::fs::read_to_string(wide).unwrap(),
+        "book/openings-wide.txt is not what `chuhe openings build --wide` makes: rebuild it"
     );
 }

@@ -40,6 +40,15 @@ impl MatchLimits {
             && self.nodes.is_none()
     }
 
+    /// Whether a search under these limits depends on nothing but the
+    /// position (a depth or node limit, no clock): a single-threaded engine
+    /// then plays the same game from the same opening every time.
+    pub fn is_repeatable(&self) -> bool {
+        self.tc.is_none()
+            && self.movetime_ms.is_none()
+            && (self.depth.is_some() || self.nodes.is_some())
+    }
+
     /// For people: `tc 10+0.1`, `movetime 500 ms, depth 8`, `nodes 1000`.
     pub fn describe(&self) -> String {
         let mut parts = Vec::new();

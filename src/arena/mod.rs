@@ -801,6 +801,25 @@ fn match_line(config: &MatchConfig, limits: &[MatchLimits], games: usize) -> Str
     )
 }
 
+/// A warning when the match will replay games: with every engine limited
+/// by depth or nodes alone on one thread, an opening played again gives the
+/// same pair of games, which counts one result twice and makes the Elo
+/// interval look narrower than the evidence is.
+pub fn repeated_games_warning(config: &MatchConfig) -> Option<String> {
+    let pairs = config.games.div_ceil(2) as usize;
+    let repeatable = config.engines.iter().all(|e| {
+        e.threads.unwrap_or(1) <= 1 && config.limits.overridden_by(&e.limits).is_repeatable()
+    });
+    (repeatable && pairs > config.openings.len()).then(|| {
+        format!(
+            "warning: {pairs} game pairs from {} openings at fixed depth or nodes: a repeated \
+             opening replays the same games, and the interval counts them as new; use a wider \
+             suite (--openings book/openings-wide.txt) or fewer games",
+            config.openings.len()
+        )
+    })
+}
+
 /// Runs a match and returns its results. Progress goes to stderr.
 pub fn run(config: MatchConfig) -> Result<MatchSummary, String> {
     let log = match &config.log {
@@ -824,6 +843,9 @@ pub fn run(config: MatchConfig) -> Result<MatchSummary, String> {
         width: 0,
     };
     progress.note(&match_line(&config, &limits, tasks.len()));
+    if let Some(warning) = repeated_games_warning(&config) {
+        progress.note(&warning);
+    }
     for (task, game, line) in &recorded {
         summary.count(task, game);
         if let Some(r) = outputs.report.as_mut() {

@@ -1,17 +1,19 @@
 //! `openings build`: the default opening suite of `chuhe match`
 //! (`book/openings.txt`), chosen from master games for engine testing:
-//! varied, balanced, no near-duplicates.
+//! varied, balanced, no near-duplicates; and, with `--wide`, a suite of
+//! many more lines (`book/openings-wide.txt`) for matches at a fixed number
+//! of nodes, where one opening always gives the same game.
 //!
 //! - Every game from the start position with a result and at least
-//!   `PLIES + 2` moves gives its first `PLIES` plies as a candidate line.
+//!   `plies + 2` moves gives its first `plies` plies as a candidate line.
 //!   Lines that reach the same position (transpositions) or its left-right
 //!   mirror image are one candidate, written in the move order and the
 //!   orientation the masters used most.
-//! - A candidate needs at least `MIN_GAMES` games, and Red's score in them
+//! - A candidate needs at least `min_games` games, and Red's score in them
 //!   must lie in `RED_SCORE` (the masters' average is 55.9%): lopsided lines
 //!   make game pairs that only measure the opening.
-//! - Candidates are taken by frequency, at most `PER_FOUR` per position
-//!   after four plies and `PER_TWO` per position after two, until `COUNT`
+//! - Candidates are taken by frequency, at most `per_four` per position
+//!   after four plies and `per_two` per position after two, until `count`
 //!   lines are chosen.
 //!
 //! The output depends only on the games: ties are broken by the position's
@@ -24,12 +26,46 @@ use std::collections::{BTreeMap, HashMap};
 use std::fmt::Write as _;
 use std::path::Path;
 
-const PLIES: usize = 8;
-const COUNT: usize = 100;
-const MIN_GAMES: u32 = 15;
 const RED_SCORE: std::ops::RangeInclusive<f64> = 0.40..=0.72;
-const PER_FOUR: u32 = 3;
-const PER_TWO: u32 = 14;
+
+/// The rules that choose a suite's lines (see the module's comment).
+#[derive(Clone, Copy, Debug)]
+pub struct SuiteRules {
+    pub plies: usize,
+    pub count: usize,
+    pub min_games: u32,
+    pub per_four: u32,
+    pub per_two: u32,
+    /// What the file's first line calls the suite.
+    pub title: &'static str,
+}
+
+impl SuiteRules {
+    /// `book/openings.txt`, the built-in suite: 100 well-trodden lines, for
+    /// matches at a time control (whose timing varies the games).
+    pub const DEFAULT: SuiteRules = SuiteRules {
+        plies: 8,
+        count: 100,
+        min_games: 15,
+        per_four: 3,
+        per_two: 14,
+        title: "default opening suite",
+    };
+
+    /// `book/openings-wide.txt`: as many lines as the games allow (up to a
+    /// line for every pair of a 2,000-game match) for matches at a fixed
+    /// number of nodes, where a repeated opening replays its game. Two
+    /// games suffice (with the balance filter: one win each, or two
+    /// draws), and the caps only stop one opening system from filling it.
+    pub const WIDE: SuiteRules = SuiteRules {
+        plies: 10,
+        count: 1000,
+        min_games: 2,
+        per_four: 100,
+        per_two: 400,
+        title: "wide opening suite (fixed-node matches)",
+    };
+}
 
 /// The side to move and the 90 points, rank 0 first, as text: a position's
 /// identity, ordered as the suite's tie-breaks need. `mirror` reads each
@@ -83,7 +119,7 @@ struct Candidate {
 }
 
 /// The suite file's text, from the games.
-pub fn build_suite(games: &[Game]) -> String {
+pub fn build_suite(games: &[Game], rules: SuiteRules) -> String {
     let mut used = 0;
     let mut candidates: HashMap<String, Candidate> = HashMap::new();
     for game in games {
@@ -93,11 +129,11 @@ pub fn build_suite(games: &[Game]) -> String {
             Some(GameResult::Draw) => 0.5,
             _ => continue,
         };
-        if game.moves.len() < PLIES + 2 || game.start.to_fen() != START_FEN {
+        if game.moves.len() < rules.plies + 2 || game.start.to_fen() != START_FEN {
             continue;
         }
         used += 1;
-        let line = &game.moves[..PLIES];
+        let line = &game.moves[..rules.plies];
         let (key, as_played) = canonical(line);
         let c = candidates.entry(key).or_default();
         c.games += 1;
@@ -121,11 +157,11 @@ pub fn build_suite(games: &[Game]) -> String {
     let mut per_four: HashMap<String, u32> = HashMap::new();
     let mut per_two: HashMap<String, u32> = HashMap::new();
     for (_, c) in ranked {
-        if chosen.len() == COUNT {
+        if chosen.len() == rules.count {
             break;
         }
         let red = c.red_points / f64::from(c.games);
-        if c.games < MIN_GAMES || !RED_SCORE.contains(&red) {
+        if c.games < rules.min_games || !RED_SCORE.contains(&red) {
             continue;
         }
         // The most played order (the first in text order among equals),
@@ -141,8 +177,8 @@ pub fn build_suite(games: &[Game]) -> String {
         }
         let four = canonical(&seq[..4]).0;
         let two = canonical(&seq[..2]).0;
-        if per_four.get(&four).copied().unwrap_or(0) >= PER_FOUR
-            || per_two.get(&two).copied().unwrap_or(0) >= PER_TWO
+        if per_four.get(&four).copied().unwrap_or(0) >= rules.per_four
+            || per_two.get(&two).copied().unwrap_or(0) >= rules.per_two
         {
             continue;
         }
@@ -152,11 +188,16 @@ pub fn build_suite(games: &[Game]) -> String {
     }
 
     let mut out = String::new();
-    out.push_str("# chuhe match: default opening suite, FEN|moves per line (ICCS moves).\n");
     let _ = writeln!(
         out,
-        "# {} lines of {PLIES} plies, the most played in {used} master games",
-        chosen.len()
+        "# chuhe match: {}, FEN|moves per line (ICCS moves).",
+        rules.title
+    );
+    let _ = writeln!(
+        out,
+        "# {} lines of {} plies, the most played in {used} master games",
+        chosen.len(),
+        rules.plies
     );
     out.push_str(
         "# that pass the balance filter; made by `chuhe openings build` (the rules\n\
@@ -181,9 +222,9 @@ pub fn build_suite(games: &[Game]) -> String {
 }
 
 /// `chuhe openings build`: reads the games and writes the suite.
-pub fn build(games: &Path, out: &Path) -> Result<String, String> {
-    let read = read_games(games, PLIES + 2)?;
-    let text = build_suite(&read);
+pub fn build(games: &Path, out: &Path, rules: SuiteRules) -> Result<String, String> {
+    let read = read_games(games, rules.plies + 2)?;
+    let text = build_suite(&read, rules);
     std::fs::write(out, &text).map_err(|e| format!("{}: {e}", out.display()))?;
     let lines = text.lines().filter(|l| !l.starts_with('#')).count();
     Ok(format!(
@@ -211,17 +252,18 @@ mod tests {
     fn a_balanced_line_played_often_enough_is_chosen() {
         let line = "h2e2 h9g7 h0g2 i9h9 i0h0 b9c7 b2b6 h7h3 c3c4 a9b9";
         let mut tsv = String::new();
-        for i in 0..MIN_GAMES {
+        let rules = SuiteRules::DEFAULT;
+        for i in 0..rules.min_games {
             let result = if i % 2 == 0 { "1-0" } else { "0-1" };
             let _ = writeln!(tsv, "{result}\tC00\tr\tb\t\t{START_FEN}\t{line}");
         }
-        let suite = build_suite(&parse_games(&tsv, usize::MAX));
+        let suite = build_suite(&parse_games(&tsv, usize::MAX), rules);
         let openings: Vec<&str> = suite.lines().filter(|l| !l.starts_with('#')).collect();
         assert_eq!(openings.len(), 1, "{suite}");
         assert!(openings[0].contains("|h2e2 h9g7 h0g2 i9h9 i0h0 b9c7 b2b6 h7h3  # 15 games"));
         // Too few games: nothing.
         let few: String = tsv.lines().take(3).map(|l| format!("{l}\n")).collect();
-        let suite = build_suite(&parse_games(&few, usize::MAX));
+        let suite = build_suite(&parse_games(&few, usize::MAX), rules);
         assert!(suite.lines().all(|l| l.starts_with('#')));
     }
 }
