@@ -507,6 +507,31 @@ fn fixed_node_matches_warn_when_openings_would_repeat() {
     assert!(warns(&format!("--games 400 --nodes 1000 --openings {wide}")).is_none());
 }
 
+/// Fixed-depth games from one opening replay themselves: the merge finds
+/// the second pair to be the first again and counts the distinct pairs.
+#[test]
+fn merge_finds_replayed_pairs() {
+    let json = temp_path("replays.jsonl");
+    let engines = [fake("a", "shuffle", None), fake("b", "shuffle", None)];
+    let options = format!(
+        "--openings startpos --games 6 --depth 3 --json {}",
+        json.display()
+    );
+    arena::run(config(&engines, &options)).unwrap();
+    let mut warnings = Vec::new();
+    let read = arena::merge::read_files(std::slice::from_ref(&json), &mut warnings).unwrap();
+    let merged = arena::merge::merge(read, None).unwrap();
+    let _ = std::fs::remove_file(&json);
+    assert_eq!(merged.summary.pairings[0].penta.pairs(), 3);
+    assert_eq!(merged.replayed.len(), 2, "pairs 1 and 2 replay pair 0");
+    let distinct = merged.distinct.expect("a summary of the distinct pairs");
+    assert_eq!(distinct.pairings[0].penta.pairs(), 1);
+    assert_eq!(distinct.games_played, 2);
+    // A match whose pairs differ has no replays.
+    let games: Vec<_> = merged.games.iter().take(2).cloned().collect();
+    assert!(arena::merge::replayed_pairs(&games).is_empty());
+}
+
 #[test]
 fn missing_engine_is_an_error_not_a_hang() {
     let engines = [

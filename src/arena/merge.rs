@@ -15,12 +15,17 @@
 //! exactly the summary the unsharded match prints. The SPRT, when its
 //! parameters are given, is evaluated on all the games merged: a driver
 //! that merges as shards arrive stops at the first merge that decides.
+//!
+//! A pair whose two games repeat an earlier pair's move for move (what a
+//! single-thread match at fixed nodes plays when an opening comes round
+//! again) adds no evidence: the report says how many there are and the
+//! Elo of the distinct pairs alone.
 
 use super::json::{GameLine, MatchId};
 use super::stats::{self, Hypothesis, Sprt};
 use super::{MatchSummary, record};
 use serde_json::{Value, json};
-use std::collections::BTreeMap;
+use std::collections::{BTreeMap, BTreeSet, HashSet};
 use std::fs::File;
 use std::io::{BufWriter, Write};
 use std::path::PathBuf;
@@ -75,6 +80,36 @@ pub struct Merged {
     pub duplicates: u32,
     /// Of those, the ones that were not the same game, in words.
     pub conflicts: Vec<String>,
+    /// Pairs (pairing, pair) whose two games repeat an earlier pair's.
+    pub replayed: BTreeSet<(usize, u32)>,
+    /// The summary of the games of the other pairs, when some replay.
+    pub distinct: Option<MatchSummary>,
+}
+
+/// The pairs whose both games repeat, move for move and with the same
+/// engines on the same sides, games earlier in game order.
+pub fn replayed_pairs(games: &[GameLine]) -> BTreeSet<(usize, u32)> {
+    let mut seen = HashSet::new();
+    let mut repeats: BTreeMap<(usize, u32), u32> = BTreeMap::new();
+    for g in games {
+        let moves: Vec<&str> = g.moves.iter().map(|m| m.mv.as_str()).collect();
+        let key = (
+            g.red_engine,
+            g.black_engine,
+            g.opening.fen.clone(),
+            g.opening.moves.clone(),
+            moves.join(" "),
+            g.result.clone(),
+        );
+        if !seen.insert(key) {
+            *repeats.entry((g.pairing, g.pair)).or_default() += 1;
+        }
+    }
+    repeats
+        .into_iter()
+        .filter(|&(_, n)| n == 2)
+        .map(|(pair, _)| pair)
+        .collect()
 }
 
 /// Records with where they came from (`file:line`).
@@ -166,12 +201,27 @@ pub fn merge(records: Sourced, sprt: Option<Sprt>) -> Result<Merged, String> {
         summary.count(&g.task(), &g.record()?);
     }
     summary.update_sprt();
+    let replayed = replayed_pairs(&games);
+    let distinct = if replayed.is_empty() {
+        None
+    } else {
+        let mut d = MatchSummary::new(id.engines.clone(), id.planned, None);
+        for g in games
+            .iter()
+            .filter(|g| !replayed.contains(&(g.pairing, g.pair)))
+        {
+            d.count(&g.task(), &g.record()?);
+        }
+        Some(d)
+    };
     Ok(Merged {
         id,
         games,
         summary,
         duplicates,
         conflicts,
+        replayed,
+        distinct,
     })
 }
 
@@ -227,6 +277,7 @@ impl Merged {
             "planned": s.games_planned,
             "duplicates": self.duplicates,
             "conflicts": self.conflicts.len(),
+            "replayed_pairs": self.replayed.len(),
             "terminations": s.terminations,
             "pairings": pairings,
             "sprt": sprt,
@@ -300,6 +351,25 @@ pub fn run_cli(args: &MergeArgs) -> Result<(), String> {
             merged.duplicates
         );
         print!("{}", s.report());
+        if let Some(d) = &merged.distinct {
+            println!(
+                "replayed: {} pairs repeat an earlier pair's games move for move (fixed nodes \
+                 over too few openings); they add no evidence. The distinct pairs alone:",
+                merged.replayed.len()
+            );
+            for p in &d.pairings {
+                let [a, b, c, e, f] = p.penta.0;
+                let elo = p.elo().map_or("no pairs".to_string(), |e| {
+                    format!("Elo {} ± {:.1}", stats::format_elo(e.elo), e.error())
+                });
+                println!(
+                    "  {} vs {}: {} pairs [{a}, {b}, {c}, {e}, {f}], {elo} (95%, pentanomial)",
+                    d.names[0],
+                    d.names[p.opponent],
+                    p.penta.pairs()
+                );
+            }
+        }
     }
     Ok(())
 }
