@@ -291,8 +291,9 @@ enum OpeningsCommand {
         /// Output file [default: book/openings.txt, or book/openings-wide.txt with --wide]
         #[arg(long)]
         out: Option<String>,
-        /// The wide suite: 1,000 lines of 10 plies, for fixed-node matches
-        /// (where one opening always replays the same game).
+        /// The wide suite: up to 1,000 lines of 10 plies (832 from the CCPD
+        /// games), for fixed-node matches, where one opening always replays
+        /// the same game.
         #[arg(long)]
         wide: bool,
     },
