@@ -359,14 +359,12 @@ pub fn run_cli(args: &MergeArgs) -> Result<(), String> {
             );
             for p in &d.pairings {
                 let [a, b, c, e, f] = p.penta.0;
-                let elo = p.elo().map_or("no pairs".to_string(), |e| {
-                    format!("Elo {} ± {:.1}", stats::format_elo(e.elo), e.error())
-                });
                 println!(
-                    "  {} vs {}: {} pairs [{a}, {b}, {c}, {e}, {f}], {elo} (95%, pentanomial)",
+                    "  {} vs {}: {} pairs [{a}, {b}, {c}, {e}, {f}], Elo {} (95%, pentanomial)",
                     d.names[0],
                     d.names[p.opponent],
-                    p.penta.pairs()
+                    p.penta.pairs(),
+                    super::elo_text(p.elo())
                 );
             }
         }
