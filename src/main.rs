@@ -186,6 +186,19 @@ enum Command {
     /// Generate training positions for the network: self-play at a fixed
     /// node count (default), or scored positions of existing games or data.
     Datagen(Box<DatagenArgs>),
+    /// The training-data store: check every shard against its description,
+    /// make MANIFEST.tsv again and print it; `--import` first copies in the
+    /// shards of another store (one made on a lent machine, say).
+    Store {
+        /// The store (default: $CHUHE_DATA, else
+        /// $XDG_DATA_HOME/chuhe/data, else ~/.local/share/chuhe/data).
+        #[arg(long)]
+        dir: Option<String>,
+        /// A store whose shards to copy in; refused as a whole if one of
+        /// them is short of records or repeats a file name or seed.
+        #[arg(long)]
+        import: Vec<String>,
+    },
     /// Train the evaluation network on datagen records and write the
     /// quantised network file.
     Train(Box<TrainArgs>),
@@ -770,6 +783,35 @@ fn run_tool(cmd: Command) -> Result<(), String> {
                 state,
             };
             chuhe::tools::spsa::run(&opts, &mut out)
+        }
+        Command::Store { dir, import } => {
+            use chuhe::tools::datastore;
+            let dir = dir.map_or_else(datastore::default_dir, std::path::PathBuf::from);
+            std::fs::create_dir_all(&dir).map_err(|e| format!("{}: {e}", dir.display()))?;
+            for src in &import {
+                for s in datastore::import(&dir, std::path::Path::new(src))? {
+                    eprintln!("store: imported {} ({} positions)", s.file, s.positions);
+                }
+            }
+            let shards = datastore::shards(&dir)?;
+            let mut bad = 0;
+            for s in &shards {
+                match datastore::check(&dir, s) {
+                    Ok(None) => {}
+                    Ok(Some(note)) => eprintln!("store: {note}"),
+                    Err(e) => {
+                        eprintln!("store: {e}");
+                        bad += 1;
+                    }
+                }
+            }
+            datastore::write_manifest(&dir)?;
+            print!("{}", datastore::manifest(&shards));
+            println!("# next seed\t{}", datastore::next_seed(&shards));
+            if bad > 0 {
+                return Err(format!("{bad} shard(s) do not match their descriptions"));
+            }
+            Ok(())
         }
         Command::Tunables => {
             let mut text = String::from("# name default min max step: meaning\n");

@@ -127,6 +127,82 @@ pub fn manifest(shards: &[ShardInfo]) -> String {
     text
 }
 
+/// What a shard's `.bin` holds against its description: `Ok` with a note
+/// when it holds more records than described (a run killed between a
+/// flush and its description), an error when it is missing, holds fewer,
+/// or is not whole records.
+pub fn check(dir: &Path, info: &ShardInfo) -> Result<Option<String>, String> {
+    use crate::nnue::data::RECORD_SIZE;
+    let path = dir.join(&info.file);
+    let bytes = std::fs::metadata(&path)
+        .map_err(|e| format!("{}: {e}", path.display()))?
+        .len();
+    let size = RECORD_SIZE as u64;
+    if bytes % size != 0 {
+        return Err(format!(
+            "{}: {bytes} bytes is not a whole number of {size}-byte records",
+            info.file
+        ));
+    }
+    let records = bytes / size;
+    match records.cmp(&info.positions) {
+        std::cmp::Ordering::Less => Err(format!(
+            "{}: {records} records, fewer than the {} its description counts",
+            info.file, info.positions
+        )),
+        std::cmp::Ordering::Equal => Ok(None),
+        std::cmp::Ordering::Greater => Ok(Some(format!(
+            "{}: {records} records, {} more than described (written after its last description)",
+            info.file,
+            records - info.positions
+        ))),
+    }
+}
+
+/// Copies every shard of the store `src` (its `.bin` and `.json`) into
+/// `dir`, so that data made elsewhere (a lent machine, another session's
+/// disk) joins the store with its description. Refused as a whole, before
+/// anything is copied, when a shard fails [`check`], or when `dir` already
+/// holds a file of that name or another shard with its seed: two shards of
+/// one seed would be the same games. Returns the shards copied.
+pub fn import(dir: &Path, src: &Path) -> Result<Vec<ShardInfo>, String> {
+    let here = shards(dir)?;
+    let incoming = shards(src)?;
+    if incoming.is_empty() {
+        return Err(format!("{}: no shard descriptions (*.json)", src.display()));
+    }
+    for s in &incoming {
+        check(src, s)?;
+        if let Some(h) = here.iter().find(|h| h.file == s.file || h.seed == s.seed) {
+            return Err(format!(
+                "{}: the store already has {} (seed {}); not imported",
+                s.file, h.file, h.seed
+            ));
+        }
+        if incoming.iter().filter(|o| o.seed == s.seed).count() > 1 {
+            return Err(format!(
+                "{}: seed {} twice in {}",
+                s.file,
+                s.seed,
+                src.display()
+            ));
+        }
+    }
+    for s in &incoming {
+        let stem = s.file.trim_end_matches(".bin");
+        for ext in ["bin", "json"] {
+            let name = format!("{stem}.{ext}");
+            // Copy under a temporary name and rename, so an interrupted
+            // import never leaves a shard that looks whole.
+            let tmp = dir.join(format!("{name}.import{}", std::process::id()));
+            std::fs::copy(src.join(&name), &tmp).map_err(|e| format!("{name}: {e}"))?;
+            std::fs::rename(&tmp, dir.join(&name)).map_err(|e| format!("{name}: {e}"))?;
+        }
+    }
+    write_manifest(dir)?;
+    Ok(incoming)
+}
+
 fn replace_file(path: &Path, text: &str) -> Result<(), String> {
     let tmp = path.with_extension(format!("tmp{}", std::process::id()));
     std::fs::write(&tmp, text).map_err(|e| format!("{}: {e}", tmp.display()))?;
@@ -184,5 +260,48 @@ mod tests {
         assert_eq!(shards(&dir).unwrap()[0].positions, 900);
         assert_eq!(shard_name("games x.tsv", 12, 4), "games-12-s4");
         std::fs::remove_dir_all(&dir).unwrap();
+    }
+
+    #[test]
+    fn import_copies_checked_shards_and_refuses_clashes() {
+        let root = std::env::temp_dir().join(format!("chuhe-import-{}", std::process::id()));
+        let _ = std::fs::remove_dir_all(&root);
+        let (home, away) = (root.join("home"), root.join("away"));
+        std::fs::create_dir_all(&home).unwrap();
+        std::fs::create_dir_all(&away).unwrap();
+        let put = |dir: &Path, s: &ShardInfo, records: usize| {
+            std::fs::write(dir.join(&s.file), vec![0u8; records * 32]).unwrap();
+            write_info(dir, s).unwrap();
+        };
+        put(&home, &info("selfplay-1-s1.bin", 1, 100), 100);
+        // A clash of seeds is refused, and nothing is copied.
+        put(&away, &info("selfplay-2-s2.bin", 2, 50), 50);
+        put(&away, &info("selfplay-3-s1.bin", 1, 70), 70);
+        assert!(import(&home, &away).unwrap_err().contains("seed 1"));
+        assert_eq!(shards(&home).unwrap().len(), 1);
+        // So is a shard whose records fall short of its description.
+        std::fs::remove_file(away.join("selfplay-3-s1.bin")).unwrap();
+        std::fs::remove_file(away.join("selfplay-3-s1.json")).unwrap();
+        put(&away, &info("selfplay-4-s4.bin", 4, 80), 79);
+        assert!(import(&home, &away).unwrap_err().contains("fewer"));
+        // More records than described is a note, not an error.
+        put(&away, &info("selfplay-4-s4.bin", 4, 80), 81);
+        let s4 = info("selfplay-4-s4.bin", 4, 80);
+        assert!(check(&away, &s4).unwrap().unwrap().contains("1 more"));
+        let copied = import(&home, &away).unwrap();
+        assert_eq!(copied.len(), 2);
+        assert_eq!(shards(&home).unwrap().len(), 3);
+        assert_eq!(
+            std::fs::read(home.join("selfplay-4-s4.bin")).unwrap().len(),
+            81 * 32
+        );
+        let manifest = std::fs::read_to_string(home.join("MANIFEST.tsv")).unwrap();
+        assert!(
+            manifest.lines().last().unwrap().contains("\t230\t"),
+            "{manifest}"
+        );
+        // Importing the same shards again is refused by name.
+        assert!(import(&home, &away).is_err());
+        std::fs::remove_dir_all(&root).unwrap();
     }
 }
