@@ -787,31 +787,7 @@ fn run_tool(cmd: Command) -> Result<(), String> {
         Command::Store { dir, import } => {
             use chuhe::tools::datastore;
             let dir = dir.map_or_else(datastore::default_dir, std::path::PathBuf::from);
-            std::fs::create_dir_all(&dir).map_err(|e| format!("{}: {e}", dir.display()))?;
-            for src in &import {
-                for s in datastore::import(&dir, std::path::Path::new(src))? {
-                    eprintln!("store: imported {} ({} positions)", s.file, s.positions);
-                }
-            }
-            let shards = datastore::shards(&dir)?;
-            let mut bad = 0;
-            for s in &shards {
-                match datastore::check(&dir, s) {
-                    Ok(None) => {}
-                    Ok(Some(note)) => eprintln!("store: {note}"),
-                    Err(e) => {
-                        eprintln!("store: {e}");
-                        bad += 1;
-                    }
-                }
-            }
-            datastore::write_manifest(&dir)?;
-            print!("{}", datastore::manifest(&shards));
-            println!("# next seed\t{}", datastore::next_seed(&shards));
-            if bad > 0 {
-                return Err(format!("{bad} shard(s) do not match their descriptions"));
-            }
-            Ok(())
+            datastore::run(&dir, &import, &mut std::io::stdout())
         }
         Command::Tunables => {
             let mut text = String::from("# name default min max step: meaning\n");

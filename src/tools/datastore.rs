@@ -203,6 +203,38 @@ pub fn import(dir: &Path, src: &Path) -> Result<Vec<ShardInfo>, String> {
     Ok(incoming)
 }
 
+/// `chuhe store`: imports the stores in `imports`, checks every shard
+/// against its description (notes and errors to stderr), writes
+/// `MANIFEST.tsv` and prints it to `out` with the next free seed. An error
+/// if a shard does not match its description.
+pub fn run(dir: &Path, imports: &[String], out: &mut impl std::io::Write) -> Result<(), String> {
+    std::fs::create_dir_all(dir).map_err(|e| format!("{}: {e}", dir.display()))?;
+    for src in imports {
+        for s in import(dir, Path::new(src))? {
+            eprintln!("store: imported {} ({} positions)", s.file, s.positions);
+        }
+    }
+    let shards = shards(dir)?;
+    let mut bad = 0;
+    for s in &shards {
+        match check(dir, s) {
+            Ok(None) => {}
+            Ok(Some(note)) => eprintln!("store: {note}"),
+            Err(e) => {
+                eprintln!("store: {e}");
+                bad += 1;
+            }
+        }
+    }
+    let text = manifest(&shards);
+    replace_file(&dir.join("MANIFEST.tsv"), &text)?;
+    writeln!(out, "{text}# next seed\t{}", next_seed(&shards)).map_err(|e| e.to_string())?;
+    if bad > 0 {
+        return Err(format!("{bad} shard(s) do not match their descriptions"));
+    }
+    Ok(())
+}
+
 fn replace_file(path: &Path, text: &str) -> Result<(), String> {
     let tmp = path.with_extension(format!("tmp{}", std::process::id()));
     std::fs::write(&tmp, text).map_err(|e| format!("{}: {e}", tmp.display()))?;
