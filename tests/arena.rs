@@ -223,6 +223,11 @@ fn thinking_time_is_charged_to_the_engine_that_moved() {
     // A fixed move time is no clock.
     assert_eq!(slow.lowest_clock_ms, None);
     assert!(s.report().contains("ms/move"), "{}", s.report());
+    // The depth each engine reported (the fake says 1 when slow, 3 else),
+    // averaged over its own moves only.
+    assert_eq!(slow.mean_depth(), Some(1.0));
+    assert_eq!(quick.mean_depth(), Some(3.0));
+    assert!(s.report().contains("depth 3.0"), "{}", s.report());
 }
 
 #[test]

@@ -250,6 +250,10 @@ pub struct EngineTally {
     /// `bestmove`, as the referee timed them).
     pub moves: u64,
     pub think_ms: u64,
+    /// The depths the engine reported for its moves, summed, and how many
+    /// moves reported one: how deep each engine sees in the same time.
+    pub depth_sum: u64,
+    pub depth_moves: u64,
     /// The least time this engine had left on its clock after a move
     /// (increment included): how close it came to flagging. `None`
     /// without a clock.
@@ -262,9 +266,18 @@ impl EngineTally {
         (self.moves > 0).then(|| self.think_ms as f64 / self.moves as f64)
     }
 
+    /// Average reported depth over the moves that reported one.
+    pub fn mean_depth(&self) -> Option<f64> {
+        (self.depth_moves > 0).then(|| self.depth_sum as f64 / self.depth_moves as f64)
+    }
+
     fn count_move(&mut self, m: &game::MoveRecord) {
         self.moves += 1;
         self.think_ms += m.elapsed_ms;
+        if let Some(d) = m.depth {
+            self.depth_sum += u64::from(d);
+            self.depth_moves += 1;
+        }
         if let Some(c) = m.clock_ms {
             self.lowest_clock_ms = Some(self.lowest_clock_ms.map_or(c, |l| l.min(c)));
         }
@@ -536,12 +549,15 @@ impl MatchSummary {
         // the report that a replay of the same games does not reproduce.
         for (name, t) in self.names.iter().zip(&self.tallies) {
             if let Some(ms) = t.ms_per_move() {
+                let depth = t
+                    .mean_depth()
+                    .map_or(String::new(), |d| format!(", depth {d:.1}"));
                 let lowest = t
                     .lowest_clock_ms
                     .map_or(String::new(), |c| format!(", lowest clock {c} ms"));
                 let _ = writeln!(
                     s,
-                    "{TIMING_PREFIX}{name}: {ms:.0} ms/move over {} moves{lowest}",
+                    "{TIMING_PREFIX}{name}: {ms:.0} ms/move over {} moves{depth}{lowest}",
                     t.moves
                 );
             }
