@@ -1789,6 +1789,11 @@ impl Worker {
         let r = self.reduction(depth, mv.number, node.improving);
         let lmr_depth = (depth - 1 - r / 1024).max(0);
         let m = mv.m;
+        let see_margin = if mv.gives_check {
+            t.see_check
+        } else {
+            t.see_noisy
+        };
         if !mv.is_capture && !mv.gives_check {
             // Late-move pruning: enough quiet moves tried.
             if mv.number >= prune.scaled(self.late_move_limit(depth, node.improving)) {
@@ -1816,7 +1821,7 @@ impl Worker {
                 return MovePrune::Skip;
             }
         } else if depth <= t.see_noisy_depth
-            && !self.pos.see_ge(m, -prune.scaled(t.see_noisy * depth))
+            && !self.pos.see_ge(m, -prune.scaled(see_margin * depth))
         {
             return MovePrune::Skip;
         }

@@ -142,6 +142,11 @@ tunables! {
     see_noisy_depth = 8, 3..=12, step 1;
     /// SEE pruning of captures and checks: threshold per ply of depth.
     see_noisy = 160, 50..=300, step 12;
+    /// SEE pruning of checking moves (captures or not): threshold per ply
+    /// of depth. Mating attacks in xiangqi sacrifice on a check (a chariot
+    /// for a guard, a horse for a cannon's screen), so checks may deserve
+    /// a wider margin than plain captures.
+    see_check = 160, 50..=1000, step 24;
     /// Late-move reductions: table base, hundredths of a ply.
     lmr_base = 40, 0..=120, step 6;
     /// Late-move reductions: table divisor of ln(depth) * ln(move number),
