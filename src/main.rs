@@ -335,6 +335,10 @@ enum MatesCommand {
         /// proved the win).
         #[arg(long, default_value_t = 1000)]
         movetime: u64,
+        /// Nodes per position instead of the time (reproducible with one
+        /// thread).
+        #[arg(long, conflicts_with = "movetime")]
+        nodes: Option<u64>,
         #[arg(long, default_value_t = 1)]
         threads: usize,
         /// Hash table, MB.
@@ -835,6 +839,7 @@ fn run_tool(cmd: Command) -> Result<(), String> {
             MatesCommand::Run {
                 suite,
                 movetime,
+                nodes,
                 threads,
                 hash,
                 limit,
@@ -843,6 +848,7 @@ fn run_tool(cmd: Command) -> Result<(), String> {
             } => {
                 let opts = mates::RunOptions {
                     movetime_ms: movetime,
+                    nodes,
                     setup: SearchSetup {
                         threads: threads.clamp(1, MAX_THREADS),
                         hash_mb: hash.clamp(1, chuhe::options::MAX_HASH_MB),

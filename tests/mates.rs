@@ -104,3 +104,20 @@ fn search_finds_nearly_all_short_wins_at_a_small_depth() {
         short.len()
     );
 }
+
+/// The mates announced in games (`tests/data/game-mates.tsv`): positions
+/// that read, with the mating side to move and a move to make, and no
+/// listed moves (`*`: any move that proves the mate in time).
+#[test]
+fn game_mates_are_well_formed() {
+    let path = Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/data/game-mates.tsv");
+    let suite = mates::read_suite(&path).expect("the suite reads");
+    assert!(suite.len() >= 10, "{} positions", suite.len());
+    for e in &suite {
+        let pos = Position::from_fen(&e.fen).unwrap();
+        assert!(!movegen::legal_moves(&pos).is_empty(), "{}", e.fen);
+        assert!((2..=10).contains(&e.moves_to_win), "{}", e.fen);
+        assert!(e.winning.is_empty(), "{}", e.fen);
+        assert!(e.source.contains("Pikafish-HCE"), "{}", e.source);
+    }
+}

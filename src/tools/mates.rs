@@ -16,11 +16,15 @@
 //! `fen <TAB> moves-to-win <TAB> winning first moves (ICCS, space-separated) <TAB> source`
 //!
 //! where `source` names the game line and how it ended. Lines starting
-//! with `#` are comments.
+//! with `#` are comments. A `*` for the winning moves marks a mate too long
+//! for the brute-force solver (one an opponent announced in a game, say):
+//! any first move counts, once the search proves a win within
+//! `moves-to-win`.
 //!
-//! `run` searches each position with a fixed time (and `go mate n`, which
-//! stops early once a win in n is proved) and counts it solved when the
-//! best move is one of the winning first moves.
+//! `run` searches each position with a fixed time or node count (and `go
+//! mate n`, which stops early once a win in n is proved) and counts it
+//! solved when the best move is one of the winning first moves (or, for
+//! `*`, when the score is a proved win in time).
 
 use crate::engine::{SearchSetup, Searcher};
 use crate::movegen::{self, MoveList};
@@ -48,7 +52,9 @@ pub struct SuiteEntry {
     pub fen: String,
     /// The shortest forced win, in moves of the side to move.
     pub moves_to_win: u32,
-    /// Every first move that forces the win within `moves_to_win`.
+    /// Every first move that forces the win within `moves_to_win`; empty
+    /// (`*` in the file) when they are not known and a proved win by any
+    /// move counts.
     pub winning: Vec<Move>,
     /// Where the position comes from.
     pub source: String,
@@ -56,14 +62,32 @@ pub struct SuiteEntry {
 
 impl SuiteEntry {
     pub fn line(&self) -> String {
-        let moves: Vec<String> = self.winning.iter().map(|m| m.to_string()).collect();
         format!(
             "{}\t{}\t{}\t{}",
             self.fen,
             self.moves_to_win,
-            moves.join(" "),
+            self.winning_text(),
             self.source
         )
+    }
+
+    /// The winning moves as the file writes them.
+    pub fn winning_text(&self) -> String {
+        if self.winning.is_empty() {
+            return "*".to_string();
+        }
+        let moves: Vec<String> = self.winning.iter().map(|m| m.to_string()).collect();
+        moves.join(" ")
+    }
+
+    /// Whether a search's answer solves the position.
+    pub fn solved_by(&self, best: Option<Move>, score: Score) -> bool {
+        if self.winning.is_empty() {
+            // A win in n moves is a mate score n * 2 - 1 plies from the root.
+            best.is_some() && score >= MATE - (2 * self.moves_to_win as Score - 1)
+        } else {
+            best.is_some_and(|m| self.winning.contains(&m))
+        }
     }
 
     /// Reads a suite line; `None` for comments and blank lines.
@@ -81,10 +105,18 @@ impl SuiteEntry {
             let moves_to_win = f[1]
                 .parse()
                 .map_err(|_| format!("bad move count {}", f[1]))?;
-            let winning = f[2]
-                .split_whitespace()
-                .map(|t| Move::parse(t).ok_or_else(|| format!("bad move {t}")))
-                .collect::<Result<Vec<Move>, String>>()?;
+            let winning = if f[2].trim() == "*" {
+                Vec::new()
+            } else {
+                let moves = f[2]
+                    .split_whitespace()
+                    .map(|t| Move::parse(t).ok_or_else(|| format!("bad move {t}")))
+                    .collect::<Result<Vec<Move>, String>>()?;
+                if moves.is_empty() {
+                    return Err(format!("no winning moves (give `*` for any): {line}"));
+                }
+                moves
+            };
             Ok(SuiteEntry {
                 fen: f[0].to_string(),
                 moves_to_win,
@@ -333,6 +365,9 @@ pub fn build(
 #[derive(Clone, Debug)]
 pub struct RunOptions {
     pub movetime_ms: u64,
+    /// A node count per position instead of the time: the same answers on
+    /// every machine (one thread).
+    pub nodes: Option<u64>,
     /// Threads, table and evaluation: the engine's own by default.
     pub setup: SearchSetup,
     /// Only the first `limit` positions (all if `None`).
@@ -346,6 +381,7 @@ pub struct Attempt {
     pub score: Score,
     pub solved: bool,
     pub ms: u64,
+    pub nodes: u64,
 }
 
 /// Searches one suite position as a new game.
@@ -353,7 +389,8 @@ pub fn attempt(searcher: &mut Searcher, e: &SuiteEntry, opts: &RunOptions) -> At
     let pos = Position::from_fen(&e.fen).expect("suite FENs are checked when read");
     searcher.new_game();
     let limits = Limits {
-        movetime: Some(opts.movetime_ms),
+        movetime: opts.nodes.is_none().then_some(opts.movetime_ms),
+        nodes: opts.nodes,
         mate: Some(e.moves_to_win),
         ..Limits::default()
     };
@@ -363,8 +400,9 @@ pub fn attempt(searcher: &mut Searcher, e: &SuiteEntry, opts: &RunOptions) -> At
     Attempt {
         best: answer.best,
         score: answer.score,
-        solved: answer.best.is_some_and(|m| e.winning.contains(&m)),
+        solved: e.solved_by(answer.best, answer.score),
         ms,
+        nodes: answer.nodes,
     }
 }
 
@@ -379,9 +417,11 @@ pub fn run(suite_path: &Path, opts: &RunOptions, out: &mut impl Write) -> Result
     }
     let t = Instant::now();
     let mut solved = 0;
+    let mut nodes = 0u64;
     let mut by_moves = [(0usize, 0usize); 8];
     for (i, e) in suite[..n].iter().enumerate() {
         let a = attempt(&mut searcher, e, opts);
+        nodes += a.nodes;
         let k = (e.moves_to_win as usize).min(7);
         by_moves[k].1 += 1;
         if a.solved {
@@ -389,14 +429,13 @@ pub fn run(suite_path: &Path, opts: &RunOptions, out: &mut impl Write) -> Result
             by_moves[k].0 += 1;
         } else {
             let best = a.best.map_or("(none)".to_string(), |m| m.to_string());
-            let want: Vec<String> = e.winning.iter().map(|m| m.to_string()).collect();
             writeln!(
                 out,
                 "unsolved {}/{n}: {}  win in {}: {}  played {best} score {} ({})",
                 i + 1,
                 e.fen,
                 e.moves_to_win,
-                want.join(" "),
+                e.winning_text(),
                 a.score,
                 e.source
             )
@@ -407,13 +446,20 @@ pub fn run(suite_path: &Path, opts: &RunOptions, out: &mut impl Write) -> Result
         .iter()
         .enumerate()
         .filter(|(_, c)| c.1 > 0)
-        .map(|(k, c)| format!("win in {k}: {}/{}", c.0, c.1))
+        .map(|(k, c)| {
+            let more = if k == 7 { "+" } else { "" };
+            format!("win in {k}{more}: {}/{}", c.0, c.1)
+        })
         .collect();
+    let limit = match opts.nodes {
+        Some(n) => format!("{n} nodes"),
+        None => format!("{} ms", opts.movetime_ms),
+    };
     writeln!(
         out,
-        "solved {solved} of {n} ({:.1}%) at {} ms per position, {} thread(s), {} MB, {}; {}; {:.0} s",
+        "solved {solved} of {n} ({:.1}%) at {limit} per position, {} thread(s), {} MB, {}; {}; \
+         {nodes} nodes; {:.0} s",
         100.0 * solved as f64 / n.max(1) as f64,
-        opts.movetime_ms,
         opts.setup.threads,
         opts.setup.hash_mb,
         searcher.evaluation_name(),
@@ -452,9 +498,44 @@ mod tests {
             winning: vec![Move::parse("b0b9").unwrap(), Move::parse("a8a9").unwrap()],
             source: "hand made".into(),
         };
-        assert_eq!(SuiteEntry::parse(&e.line()), Some(Ok(e)));
+        assert_eq!(SuiteEntry::parse(&e.line()), Some(Ok(e.clone())));
         assert_eq!(SuiteEntry::parse("# comment"), None);
         assert!(matches!(SuiteEntry::parse("x\t1\tb0b9\ty"), Some(Err(_))));
+        // No moves at all is an error; `*` is "any move that proves it".
+        let fen = "4k4/R8/9/9/9/9/9/9/9/1R1K5 w - - 0 1";
+        assert!(matches!(
+            SuiteEntry::parse(&format!("{fen}\t1\t\ty")),
+            Some(Err(_))
+        ));
+        let any = SuiteEntry {
+            winning: vec![],
+            ..e
+        };
+        assert!(any.line().contains("\t*\t"));
+        assert_eq!(SuiteEntry::parse(&any.line()), Some(Ok(any)));
+    }
+
+    #[test]
+    fn a_proved_win_in_time_solves_an_entry_without_moves() {
+        let e = SuiteEntry {
+            fen: "4k4/R8/9/9/9/9/9/9/9/1R1K5 w - - 0 1".into(),
+            moves_to_win: 3,
+            winning: vec![],
+            source: String::new(),
+        };
+        let m = Move::parse("b0b9");
+        // Mate in 3 moves is 5 plies; in 4 (7 plies) is too slow.
+        assert!(e.solved_by(m, MATE - 5));
+        assert!(e.solved_by(m, MATE - 1));
+        assert!(!e.solved_by(m, MATE - 7));
+        assert!(!e.solved_by(m, 900));
+        assert!(!e.solved_by(None, MATE - 1));
+        let listed = SuiteEntry {
+            winning: vec![Move::parse("a8a9").unwrap()],
+            ..e
+        };
+        assert!(!listed.solved_by(m, MATE - 1));
+        assert!(listed.solved_by(Move::parse("a8a9"), 0));
     }
 
     #[test]
