@@ -28,6 +28,8 @@ enum Stage {
     GenQuiets,
     Quiets,
     BadCaptures,
+    GenQuietChecks,
+    QuietChecks,
     Done,
 }
 
@@ -44,6 +46,8 @@ pub enum PickerKind {
     Main,
     /// Quiescence: captures only (every evasion when in check).
     Quiescence,
+    /// Quiescence's first ply: the captures, then the quiet checks.
+    QuiescenceChecks,
 }
 
 pub struct MovePicker {
@@ -208,15 +212,15 @@ impl MovePicker {
                 Stage::GoodCaptures => {
                     while self.cur < self.moves.len() {
                         let m = self.pick_best();
-                        if self.kind == PickerKind::Quiescence || pos.see_ge(m, 0) {
+                        if self.kind != PickerKind::Main || pos.see_ge(m, 0) {
                             return Some(m);
                         }
                         self.bad.push(m);
                     }
-                    self.stage = if self.kind == PickerKind::Quiescence {
-                        Stage::Done
-                    } else {
-                        Stage::Killer1
+                    self.stage = match self.kind {
+                        PickerKind::Main => Stage::Killer1,
+                        PickerKind::Quiescence => Stage::Done,
+                        PickerKind::QuiescenceChecks => Stage::GenQuietChecks,
                     };
                 }
                 Stage::Killer1 => {
@@ -283,6 +287,25 @@ impl MovePicker {
                     }
                     self.stage = Stage::Done;
                 }
+                Stage::GenQuietChecks => {
+                    let mut list = MoveList::new();
+                    movegen::generate(pos, GenKind::Quiets, &mut list);
+                    self.moves.clear();
+                    self.cur = 0;
+                    for &m in &list {
+                        if m != self.tt_move && pos.gives_check(m) {
+                            self.moves.push(Scored { mv: m, score: 0 });
+                        }
+                    }
+                    self.score_quiets(pos, h);
+                    self.stage = Stage::QuietChecks;
+                }
+                Stage::QuietChecks => {
+                    if self.cur < self.moves.len() {
+                        return Some(self.pick_best());
+                    }
+                    self.stage = Stage::Done;
+                }
                 Stage::Done => return None,
             }
         }
@@ -330,10 +353,23 @@ mod tests {
                 assert_eq!(got.len(), legal.len(), "duplicates in {fen}");
             }
             let q = all_picked(&pos, PickerKind::Quiescence, Move::NONE);
+            let qc = all_picked(&pos, PickerKind::QuiescenceChecks, Move::NONE);
             if pos.in_check() {
                 assert_eq!(q.len(), legal.len());
             } else {
                 assert!(q.iter().all(|m| pos.piece_on(m.to()).is_some()));
+                // The same captures, then every quiet check once.
+                assert_eq!(qc[..q.len()], q[..]);
+                let checks: Vec<Move> = legal
+                    .iter()
+                    .copied()
+                    .filter(|&m| pos.piece_on(m.to()).is_none() && pos.gives_check(m))
+                    .collect();
+                let mut rest = qc[q.len()..].to_vec();
+                rest.sort_by_key(|m| m.raw());
+                let mut want = checks;
+                want.sort_by_key(|m| m.raw());
+                assert_eq!(rest, want, "{fen}");
             }
         }
     }

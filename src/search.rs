@@ -1163,7 +1163,7 @@ impl Worker {
 
         // 1. Horizon.
         if depth <= 0 {
-            return self.qsearch(job, pv_node, ply, alpha, beta);
+            return self.qsearch(job, pv_node, ply, alpha, beta, self.tun.qs_checks != 0);
         }
 
         // 2. Count the node.
@@ -1503,7 +1503,7 @@ impl Worker {
             self.record_move(ply, m);
             self.do_move(m);
             job.tt.prefetch(self.pos.key());
-            let mut v = -self.qsearch(job, false, ply + 1, -probcut_beta, -probcut_beta + 1);
+            let mut v = -self.qsearch(job, false, ply + 1, -probcut_beta, -probcut_beta + 1, false);
             if v >= probcut_beta {
                 v = -self.search(
                     job,
@@ -1629,7 +1629,14 @@ impl Worker {
         {
             return None;
         }
-        let v = self.qsearch(job, false, node.ply, alpha - 1, alpha);
+        let v = self.qsearch(
+            job,
+            false,
+            node.ply,
+            alpha - 1,
+            alpha,
+            self.tun.qs_checks != 0,
+        );
         (v < alpha).then_some(v)
     }
 
@@ -2031,7 +2038,9 @@ impl Worker {
     /// 4. Stand pat (not in check): the static evaluation is a lower bound;
     ///    it may already reach beta, if the side to move has a move at all.
     /// 5. The captures, skipping those that cannot reach alpha (delta
-    ///    pruning) or lose material (SEE).
+    ///    pruning) or lose material (SEE); with `quiet_checks` (the first
+    ///    ply, tunable `qs_checks`), then the quiet checks that lose no
+    ///    material.
     /// 6. No legal move (in check, or a quiet position with no capture and
     ///    no other move): mated.
     /// 7. Store the result in the transposition table.
@@ -2042,6 +2051,7 @@ impl Worker {
         ply: usize,
         mut alpha: Score,
         beta: Score,
+        quiet_checks: bool,
     ) -> Score {
         debug_assert!(-INFINITE <= alpha && alpha < beta && beta <= INFINITE);
         debug_assert!(pv_node || alpha + 1 == beta, "null window off the PV");
@@ -2117,7 +2127,11 @@ impl Worker {
             self.frame_back(ply, 2).cont_slot,
             NULL_SLOT,
         ];
-        let kind = PickerKind::Quiescence;
+        let kind = if quiet_checks && !in_check {
+            PickerKind::QuiescenceChecks
+        } else {
+            PickerKind::Quiescence
+        };
         let mut picker =
             MovePicker::new(&self.pos, kind, tt_move, [Move::NONE; 2], Move::NONE, cont);
         let mut best_move = Move::NONE;
@@ -2159,7 +2173,7 @@ impl Worker {
             self.record_move(ply, m);
             self.do_move(m);
             job.tt.prefetch(self.pos.key());
-            let score = -self.qsearch(job, pv_node, ply + 1, -beta, -alpha);
+            let score = -self.qsearch(job, pv_node, ply + 1, -beta, -alpha, false);
             self.undo_move();
             if job.stopped() {
                 return 0;

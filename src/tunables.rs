@@ -204,6 +204,10 @@ tunables! {
     /// evasion has escaped mate; the rest are skipped (0, off, until an
     /// SPRT of 2, as Pikafish, accepts it).
     qs_evasion_limit = 0, 0..=8, step 1;
+    /// Quiescence: at its first ply (entered from the main search), quiet
+    /// checks after the captures (1: on). Pikafish-HCE's way (Stockfish's
+    /// until 2024): mating attacks in xiangqi run through checks.
+    qs_checks = 0, 0..=1, step 1;
     // Correction history is off (both weights 0) until its SPRT, run with
     // `option.corr_pawn=256 option.corr_material=192`, accepts it.
     /// Correction history: weight of the pawn-structure table, 256ths.
