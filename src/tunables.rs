@@ -146,7 +146,7 @@ tunables! {
     /// of depth. Mating attacks in xiangqi sacrifice on a check (a chariot
     /// for a guard, a horse for a cannon's screen), so checks may deserve
     /// a wider margin than plain captures.
-    see_check = 160, 50..=1000, step 24;
+    see_check = 300, 50..=1000, step 24;
     /// Late-move reductions: table base, hundredths of a ply.
     lmr_base = 40, 0..=120, step 6;
     /// Late-move reductions: table divisor of ln(depth) * ln(move number),
