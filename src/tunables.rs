@@ -144,8 +144,8 @@ tunables! {
     see_noisy = 160, 50..=300, step 12;
     /// SEE pruning of checking moves (captures or not): threshold per ply
     /// of depth. Mating attacks in xiangqi sacrifice on a check (a chariot
-    /// for a guard, a horse for a cannon's screen), so checks may deserve
-    /// a wider margin than plain captures.
+    /// for a guard, a horse for a cannon's screen); a wider margin than
+    /// for plain captures won its SPRT (docs/tuning.md).
     see_check = 300, 50..=1000, step 24;
     /// Late-move reductions: table base, hundredths of a ply.
     lmr_base = 40, 0..=120, step 6;
