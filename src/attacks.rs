@@ -482,6 +482,35 @@ pub fn horse_attackers(sq: Square, occ: Bitboard) -> Bitboard {
     blockable(&HORSE_ATTACKERS[sq.index()], occ.0)
 }
 
+/// The horses among `horses` that attack `sq` given `occ`. Only the legs
+/// of the slots where a horse stands are looked at, and in most positions
+/// no horse stands on any: the attack tests of search and SEE ask this.
+#[inline(always)]
+pub fn horse_attackers_among(sq: Square, occ: Bitboard, horses: Bitboard) -> Bitboard {
+    blockable_among(&HORSE_ATTACKERS[sq.index()], occ.0, horses.0)
+}
+
+/// The elephants among `elephants` that attack `sq` given `occ` (the
+/// move is its own reverse, eye and all).
+#[inline(always)]
+pub fn elephant_attackers_among(sq: Square, occ: Bitboard, elephants: Bitboard) -> Bitboard {
+    blockable_among(&ELEPHANT[sq.index()], occ.0, elephants.0)
+}
+
+/// `blockable` limited to `pieces`: a slot's block point is read only when
+/// one of the pieces stands on its targets (an empty slot has none).
+#[inline(always)]
+fn blockable_among(t: &Blockable, occ: u128, pieces: u128) -> Bitboard {
+    let mut out = 0u128;
+    for i in 0..4 {
+        let hit = t.targets[i] & pieces;
+        if hit != 0 && occ >> t.block[i] & 1 == 0 {
+            out |= hit;
+        }
+    }
+    Bitboard(out)
+}
+
 /// The leg points of horses that could attack `sq`, with the horse squares
 /// each leg guards. Used to find horse "pins" (a piece on a leg).
 #[inline(always)]
@@ -644,11 +673,23 @@ mod tests {
                     occ = occ.with(s);
                 }
             }
+            // Pieces to look among: a random third of the points.
+            let mut some = Bitboard::EMPTY;
+            for s in Square::all() {
+                if rng.next_u64().is_multiple_of(3) {
+                    some = some.with(s);
+                }
+            }
             for t in Square::all() {
                 let from_rev = horse_attackers(t, occ);
                 for h in Square::all() {
                     assert_eq!(from_rev.has(h), horse(h, occ).has(t), "{h}->{t}");
                 }
+                assert_eq!(horse_attackers_among(t, occ, some), from_rev & some);
+                assert_eq!(
+                    elephant_attackers_among(t, occ, some),
+                    elephant(t, occ) & some
+                );
             }
         }
     }

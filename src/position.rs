@@ -647,10 +647,10 @@ impl Position {
         let occ_bb = occ.bitboard();
         (attacks::chariot(sq, occ) & k[PieceKind::Chariot.index()]
             | attacks::cannon(sq, occ) & k[PieceKind::Cannon.index()]
-            | attacks::horse_attackers(sq, occ_bb) & k[PieceKind::Horse.index()]
+            | attacks::horse_attackers_among(sq, occ_bb, k[PieceKind::Horse.index()] & them)
             | attacks::pawn_attackers(by, sq) & k[PieceKind::Pawn.index()]
             | attacks::advisor(sq) & k[PieceKind::Advisor.index()]
-            | attacks::elephant(sq, occ_bb) & k[PieceKind::Elephant.index()]
+            | attacks::elephant_attackers_among(sq, occ_bb, k[PieceKind::Elephant.index()] & them)
             | attacks::king(sq) & k[PieceKind::King.index()])
             & them
     }
@@ -666,7 +666,7 @@ impl Position {
         let sliders = k[PieceKind::Chariot.index()] | k[PieceKind::King.index()];
         (attacks::chariot(ksq, occ) & sliders & them).is_nonempty()
             || (attacks::cannon(ksq, occ) & k[PieceKind::Cannon.index()] & them).is_nonempty()
-            || (attacks::horse_attackers(ksq, occ_bb) & k[PieceKind::Horse.index()] & them)
+            || attacks::horse_attackers_among(ksq, occ_bb, k[PieceKind::Horse.index()] & them)
                 .is_nonempty()
             || (attacks::pawn_attackers(by, ksq) & k[PieceKind::Pawn.index()] & them).is_nonempty()
     }
@@ -710,7 +710,7 @@ impl Position {
             attacks::horse_attackers(ksq, Bitboard::EMPTY) & k[PieceKind::Horse.index()] & enemy;
         let mut blockers = Bitboard::EMPTY;
         if horse_sources.is_nonempty() {
-            checkers |= attacks::horse_attackers(ksq, occ_bb) & horse_sources;
+            checkers |= attacks::horse_attackers_among(ksq, occ_bb, horse_sources);
             let legs = attacks::horse_attacker_legs(ksq);
             for i in 0..4 {
                 if let Some(leg) = attacks::slot_square(legs.block[i])
@@ -890,7 +890,7 @@ impl Position {
         };
         (attacks::chariot(ksq, occ) & kind_bb(PieceKind::Chariot)).is_nonempty()
             || (attacks::cannon(ksq, occ) & kind_bb(PieceKind::Cannon)).is_nonempty()
-            || (attacks::horse_attackers(ksq, occ_bb) & kind_bb(PieceKind::Horse)).is_nonempty()
+            || attacks::horse_attackers_among(ksq, occ_bb, kind_bb(PieceKind::Horse)).is_nonempty()
             || (attacks::pawn_attackers(us, ksq) & kind_bb(PieceKind::Pawn)).is_nonempty()
     }
 

@@ -352,6 +352,12 @@ fn see_orders_exchanges() {
     let c = Move::parse("e2e6").unwrap();
     assert!(cannon.is_legal(c));
     assert!(cannon.see_ge(c, 100));
+    // An advisor's recapture frees the leg of the horse on c7, which takes
+    // back: cannon 450, chariot lost 1000, advisor 200.
+    let leg = Position::from_fen("5k3/4c4/2Na5/9/4R4/9/9/9/9/3K5 w").unwrap();
+    let m = Move::parse("e5e8").unwrap();
+    assert!(leg.see_ge(m, -350));
+    assert!(!leg.see_ge(m, -349));
 }
 
 #[test]
