@@ -672,13 +672,6 @@ impl Position {
     }
 
     /// Fills checkers, blockers and screen gaps for the side to move.
-    ///
-    /// Looks outward from the king along its rank and file three times:
-    /// the nearest piece in each direction, then the next one behind it, then
-    /// the third. An enemy chariot (or king) second in line pins the first
-    /// piece; an enemy cannon second in line gives check, third in line pins
-    /// both pieces before it, and first in line leaves a gap a piece could
-    /// fill as its screen.
     fn compute_check_info(&self, st: &mut StateInfo) {
         let lines = self.king_lines(self.side);
         st.checkers = lines.checkers;
@@ -688,27 +681,50 @@ impl Position {
 
     /// Checkers, blockers and screen gaps around `us`'s king, whichever side
     /// is to move (the evaluation asks about both kings).
+    ///
+    /// What an enemy chariot, cannon or king on the king's rank or file
+    /// does depends only on how many pieces stand between: a chariot with
+    /// none checks, with one pins it (so does the other king, the flying
+    /// general); a cannon with none leaves gaps a piece could fill as its
+    /// screen, with one checks, with two pins both. Rarely more than three
+    /// such pieces are on the king's lines, so counting the pieces between
+    /// each is cheaper than walking the lines outward from the king.
     pub fn king_lines(&self, us: Color) -> KingLines {
         let them = !us;
         let ksq = self.kings[us.index()];
-        let occ = self.occ;
-        let occ_bb = occ.bitboard();
+        let occ_bb = self.occ.bitboard();
         let enemy = self.by_color[them.index()];
         let k = &self.by_kind;
-        let chariots = k[PieceKind::Chariot.index()] & enemy;
-        let cannons = k[PieceKind::Cannon.index()] & enemy;
-        let sliders = (chariots | k[PieceKind::King.index()]) & enemy;
+        let on_lines = (Bitboard::rank(ksq.rank()) | Bitboard::file(ksq.file())) & enemy;
+        let chariots = k[PieceKind::Chariot.index()] & on_lines;
+        let cannons = k[PieceKind::Cannon.index()] & on_lines;
 
-        let first = attacks::chariot(ksq, occ) & occ_bb;
-        // The second piece in each direction is what a cannon on the
-        // king's point would capture: one lookup, no board without the
-        // first pieces to build.
-        let second = attacks::cannon(ksq, occ) & occ_bb;
+        let mut checkers = Bitboard::EMPTY;
+        let mut blockers = Bitboard::EMPTY;
+        let mut gaps = Bitboard::EMPTY;
+        for s in chariots | k[PieceKind::King.index()] & on_lines {
+            let between = attacks::between(ksq, s) & occ_bb;
+            if between.is_empty() {
+                // The other king facing ours is no check: the position
+                // could not arise.
+                checkers |= chariots & Bitboard::from_square(s);
+            } else if !between.more_than_one() {
+                blockers |= between;
+            }
+        }
+        for s in cannons {
+            let line = attacks::between(ksq, s);
+            let between = line & occ_bb;
+            match between.count() {
+                0 => gaps |= line,
+                1 => checkers = checkers.with(s),
+                2 => blockers |= between,
+                _ => {}
+            }
+        }
 
-        let mut checkers = (first & chariots) | (second & cannons);
         let horse_sources =
             attacks::horse_attackers(ksq, Bitboard::EMPTY) & k[PieceKind::Horse.index()] & enemy;
-        let mut blockers = Bitboard::EMPTY;
         if horse_sources.is_nonempty() {
             checkers |= attacks::horse_attackers_among(ksq, occ_bb, horse_sources);
             let legs = attacks::horse_attacker_legs(ksq);
@@ -722,25 +738,6 @@ impl Position {
             }
         }
         checkers |= attacks::pawn_attackers(them, ksq) & k[PieceKind::Pawn.index()] & enemy;
-
-        let mut gaps = Bitboard::EMPTY;
-        for s in first & cannons {
-            gaps |= attacks::between(ksq, s);
-        }
-        for s in second & sliders {
-            blockers |= attacks::between(ksq, s) & occ_bb;
-        }
-        if (cannons & attacks::chariot(ksq, Occupancy::default())).is_nonempty() {
-            let near = first | second;
-            let occ2 = Occupancy {
-                by_rank: occ.by_rank ^ near.0,
-                by_file: occ.by_file ^ to_file_major(near),
-            };
-            let third = attacks::chariot(ksq, occ2) & occ2.bitboard();
-            for s in third & cannons {
-                blockers |= attacks::between(ksq, s) & occ_bb;
-            }
-        }
         KingLines {
             checkers,
             blockers,
@@ -1018,16 +1015,6 @@ pub fn see_value(p: Piece) -> Score {
         PieceKind::Cannon => 450,
         PieceKind::Pawn => 100,
     }
-}
-
-/// The file-major layout of a (sparse) bitboard.
-#[inline(always)]
-fn to_file_major(b: Bitboard) -> u128 {
-    let mut out = 0;
-    for sq in b {
-        out |= crate::bitboard::file_major_bit(sq);
-    }
-    out
 }
 
 impl fmt::Display for Position {
