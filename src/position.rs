@@ -860,35 +860,33 @@ impl Position {
     }
 
     /// `gives_check` the long way: every attack on the enemy king on the
-    /// board after the move.
+    /// board after the move. A chariot of ours on his rank or file checks
+    /// with nothing between, a cannon with one piece (as in `king_lines`).
     fn gives_check_by_lines(&self, m: Move) -> bool {
         let (from, to) = (m.from(), m.to());
-        let pc = self.board[from.index()];
+        let moved = self.board[from.index()].kind();
         let us = self.side;
-        let them = !us;
-        let mut occ = self.occ;
-        occ.toggle(from);
-        if self.board[to.index()].is_none() {
-            occ.toggle(to);
-        }
-        let ksq = self.kings[them.index()];
-        let occ_bb = occ.bitboard();
-        // Our pieces after the move: `from` vacated, `to` holds `pc`.
-        let ours =
-            (self.by_color[us.index()] ^ Bitboard::from_square(from)) | Bitboard::from_square(to);
-        let kind_bb = |k: PieceKind| {
-            let mut b = self.by_kind[k.index()] & ours;
-            if pc.kind() == k {
-                b = (b & !Bitboard::from_square(from)) | Bitboard::from_square(to);
-            } else {
-                b &= !Bitboard::from_square(to);
-            }
-            b
+        let ksq = self.kings[(!us).index()];
+        let occ = self.occ.bitboard().without(from).with(to);
+        // Our pieces of a kind after the move: `from` vacated, `to` holds
+        // the moved piece (an enemy piece taken there was never ours).
+        let ours = |k: PieceKind| {
+            let b = (self.by_kind[k.index()] & self.by_color[us.index()]).without(from);
+            if moved == k { b.with(to) } else { b }
         };
-        (attacks::chariot(ksq, occ) & kind_bb(PieceKind::Chariot)).is_nonempty()
-            || (attacks::cannon(ksq, occ) & kind_bb(PieceKind::Cannon)).is_nonempty()
-            || attacks::horse_attackers_among(ksq, occ_bb, kind_bb(PieceKind::Horse)).is_nonempty()
-            || (attacks::pawn_attackers(us, ksq) & kind_bb(PieceKind::Pawn)).is_nonempty()
+        let lines = Bitboard::rank(ksq.rank()) | Bitboard::file(ksq.file());
+        for s in ours(PieceKind::Chariot) & lines {
+            if (attacks::between(ksq, s) & occ).is_empty() {
+                return true;
+            }
+        }
+        for s in ours(PieceKind::Cannon) & lines {
+            if (attacks::between(ksq, s) & occ).count() == 1 {
+                return true;
+            }
+        }
+        attacks::horse_attackers_among(ksq, occ, ours(PieceKind::Horse)).is_nonempty()
+            || (attacks::pawn_attackers(us, ksq) & ours(PieceKind::Pawn)).is_nonempty()
     }
 
     /// Whether the side to move has a piece that can attack from afar
