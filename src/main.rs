@@ -466,6 +466,10 @@ struct TrainArgs {
     /// Continue from a checkpoint (OUT.ckpt of an earlier run).
     #[arg(long)]
     resume: Option<String>,
+    /// Start from the weights of this network file (of the same shape and
+    /// kind) instead of random ones: fine-tune a network on new data.
+    #[arg(long, conflicts_with = "resume")]
+    init: Option<String>,
     /// Text added to the network's description.
     #[arg(long, default_value = "")]
     note: String,
@@ -738,6 +742,7 @@ fn run_tool(cmd: Command) -> Result<(), String> {
                 mirror: !a.no_mirror,
                 max_positions: a.max_positions,
                 resume: a.resume,
+                init: a.init,
                 note: a.note,
                 shape: a.shape,
                 keep_best: a.keep_best,

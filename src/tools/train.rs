@@ -59,6 +59,9 @@ pub struct TrainOptions {
     /// Use at most this many training records.
     pub max_positions: Option<usize>,
     pub resume: Option<String>,
+    /// Start from this network file's weights instead of random ones
+    /// (fine-tuning a shipped network on new data).
+    pub init: Option<String>,
     /// Extra text for the network's description.
     pub note: String,
     /// Train the network as a correction to this base evaluation.
@@ -89,6 +92,7 @@ impl Default for TrainOptions {
             mirror: true,
             max_positions: None,
             resume: None,
+            init: None,
             note: String::new(),
             base: Base::None,
             shape: Shape::FIRST,
@@ -266,6 +270,49 @@ impl Model {
                 }
                 p[st.b2..st.w3].fill(0.25);
                 p[st.b3..st.wo].fill(0.25);
+            }
+        }
+        Model { shape, p }
+    }
+
+    /// The float model of a quantised network, to train on from where it
+    /// stands (`--init`): every weight divided by the scale `quantise`
+    /// multiplied it by, so `quantise` gives the same network back. With
+    /// input buckets the folded rows become the bucket rows and the shared
+    /// factor rows start at zero.
+    pub fn from_network(net: &Network) -> Model {
+        let shape = net.shape;
+        let lay = Layout::new(shape);
+        let mut p = vec![0.0; lay.len];
+        let deq = |x: i16, s: i32| x as f32 / s as f32;
+        for (w, &q) in p[..lay.factor].iter_mut().zip(&net.ft_weights) {
+            *w = deq(q, QA);
+        }
+        for (w, &q) in p[lay.b1..lay.head].iter_mut().zip(&net.ft_bias) {
+            *w = deq(q, QA);
+        }
+        match &net.head {
+            Head::Straight { weights, bias } => {
+                let (w, b) = lay.straight(0);
+                for (x, &q) in p[w..b].iter_mut().zip(weights) {
+                    *x = deq(q, QB);
+                }
+                for (x, &q) in p[b..lay.len].iter_mut().zip(bias) {
+                    *x = q as f32 / (QA * QB) as f32;
+                }
+            }
+            Head::Layers(stacks) => {
+                for (bucket, l) in stacks.iter().enumerate() {
+                    let st = lay.stack(bucket);
+                    for (x, &q) in p[st.w2..st.b2].iter_mut().zip(&l.w2) {
+                        *x = q as f32 / QB as f32;
+                    }
+                    p[st.b2..st.w3].copy_from_slice(&l.b2);
+                    p[st.w3..st.b3].copy_from_slice(&l.w3);
+                    p[st.b3..st.wo].copy_from_slice(&l.b3);
+                    p[st.wo..st.bo].copy_from_slice(&l.wo);
+                    p[st.bo] = l.bo;
+                }
             }
         }
         Model { shape, p }
@@ -700,6 +747,34 @@ fn save_checkpoint(path: &str, model: &Model, adam: &Adam, epoch: usize) -> std:
     std::fs::rename(tmp, path)
 }
 
+/// The model of the network file `path`, which must have the shape and
+/// the base (whole evaluation or a correction of this classical
+/// evaluation) that the run trains.
+fn init_from(path: &str, opts: &TrainOptions) -> Result<Model, String> {
+    let net = Network::load(path)?;
+    if net.shape != opts.shape {
+        return Err(format!(
+            "{path}: its shape is {}, the run trains {} (give --shape {})",
+            net.shape, opts.shape, net.shape
+        ));
+    }
+    if net.base != opts.base {
+        return Err(format!(
+            "{path}: the network is {}, the run trains {}",
+            base_name(net.base),
+            base_name(opts.base)
+        ));
+    }
+    Ok(Model::from_network(&net))
+}
+
+fn base_name(base: Base) -> String {
+    match base {
+        Base::None => "a whole evaluation".into(),
+        Base::Classical(s) => format!("a correction of the classical evaluation {s:016x}"),
+    }
+}
+
 fn load_checkpoint(path: &str, shape: Shape) -> Result<(Model, Adam, usize), String> {
     let b = std::fs::read(path).map_err(|e| format!("{path}: {e}"))?;
     let len = Layout::new(shape).len;
@@ -900,7 +975,20 @@ pub fn run(opts: &TrainOptions, log: &mut impl Write) -> Result<(), String> {
             writeln!(log, "train: resumed from {path} after epoch {e}").map_err(io)?;
             (m, a, e)
         }
-        None => (Model::init(opts.shape, opts.seed), Adam::new(layout.len), 0),
+        None => match &opts.init {
+            Some(path) => {
+                let model = init_from(path, opts)?;
+                // The loss to beat: the starting network on this held-out set.
+                writeln!(
+                    log,
+                    "train: starting from the weights of {path}, validation loss {:.6}",
+                    mean_loss(&model, &data, &val, opts)
+                )
+                .map_err(io)?;
+                (model, Adam::new(layout.len), 0)
+            }
+            None => (Model::init(opts.shape, opts.seed), Adam::new(layout.len), 0),
+        },
     };
     writeln!(
         log,
@@ -1055,6 +1143,9 @@ fn description(opts: &TrainOptions, positions: usize, epochs: usize) -> String {
     if Layout::factored(opts.shape) {
         d += ", bucket rows trained with shared factor rows";
     }
+    if let Some(init) = &opts.init {
+        d += &format!(", started from {}", init.rsplit('/').next().unwrap_or(init));
+    }
     if opts.keep_best {
         d += &format!(" (the best of {} epochs by validation loss)", opts.epochs);
     }
@@ -1138,6 +1229,55 @@ mod tests {
                 );
             }
         }
+    }
+
+    /// `from_network` inverts `quantise`: a network read back into a model
+    /// and written again is the same network, for both kinds of head, and
+    /// `--init` refuses a file of another shape or kind.
+    #[test]
+    fn a_network_read_back_quantises_to_itself() {
+        for text in ["256/2", "k6-32-16/1", "64-16-8/2"] {
+            let shape = Shape::parse(text).unwrap();
+            let mut model = Model::init(shape, 5);
+            // Biases and shared rows away from their starting values.
+            let lay = Layout::new(shape);
+            for (i, w) in model.p[lay.factor..lay.head].iter_mut().enumerate() {
+                *w += (i % 7) as f32 * 0.01 - 0.03;
+            }
+            let net = model.quantise(Base::None, "first".into());
+            let again = Model::from_network(&net).quantise(Base::None, "second".into());
+            assert_eq!(net.ft_weights, again.ft_weights, "{text}");
+            assert_eq!(net.ft_bias, again.ft_bias, "{text}");
+            assert_eq!(net.head, again.head, "{text}");
+            assert_eq!(net.shape, again.shape, "{text}");
+        }
+        let path = std::env::temp_dir().join(format!("chuhe-init-{}.nnue", std::process::id()));
+        let net = Model::init(Shape::FIRST, 1).quantise(Base::None, String::new());
+        std::fs::write(&path, net.to_bytes()).unwrap();
+        let path = path.to_string_lossy().into_owned();
+        let opts = TrainOptions::default();
+        assert!(init_from(&path, &opts).is_ok());
+        let wider = TrainOptions {
+            shape: Shape::parse("512/1").unwrap(),
+            ..TrainOptions::default()
+        };
+        assert!(
+            init_from(&path, &wider)
+                .err()
+                .unwrap()
+                .contains("shape is 256/1")
+        );
+        let correction = TrainOptions {
+            base: Base::Classical(crate::eval::signature()),
+            ..TrainOptions::default()
+        };
+        assert!(
+            init_from(&path, &correction)
+                .err()
+                .unwrap()
+                .contains("whole evaluation")
+        );
+        let _ = std::fs::remove_file(&path);
     }
 
     /// A few epochs on a small self-made set lower the loss, and the
