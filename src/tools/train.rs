@@ -305,7 +305,7 @@ impl Model {
                 for (bucket, l) in stacks.iter().enumerate() {
                     let st = lay.stack(bucket);
                     for (x, &q) in p[st.w2..st.b2].iter_mut().zip(&l.w2) {
-                        *x = q as f32 / QB as f32;
+                        *x = deq(q.into(), QB);
                     }
                     p[st.b2..st.w3].copy_from_slice(&l.b2);
                     p[st.w3..st.b3].copy_from_slice(&l.w3);
@@ -1120,12 +1120,13 @@ pub fn run(opts: &TrainOptions, log: &mut impl Write) -> Result<(), String> {
     Ok(())
 }
 
+/// The last part of a path, for a network's description.
+fn file_name(path: &str) -> &str {
+    path.rsplit('/').next().unwrap_or(path)
+}
+
 fn description(opts: &TrainOptions, positions: usize, epochs: usize) -> String {
-    let files: Vec<&str> = opts
-        .data
-        .iter()
-        .map(|p| p.rsplit('/').next().unwrap_or(p))
-        .collect();
+    let files: Vec<&str> = opts.data.iter().map(|p| file_name(p)).collect();
     let mut d = format!(
         "chuhe train: {positions} positions from {}; shape {}, base {:?}, epochs {epochs}, batch {}, lr {} x{} every {}, lambda {}, k {}, mirror {}, seed {}",
         files.join(" "),
@@ -1144,7 +1145,7 @@ fn description(opts: &TrainOptions, positions: usize, epochs: usize) -> String {
         d += ", bucket rows trained with shared factor rows";
     }
     if let Some(init) = &opts.init {
-        d += &format!(", started from {}", init.rsplit('/').next().unwrap_or(init));
+        d += &format!(", started from {}", file_name(init));
     }
     if opts.keep_best {
         d += &format!(" (the best of {} epochs by validation loss)", opts.epochs);
@@ -1257,26 +1258,17 @@ mod tests {
         let path = path.to_string_lossy().into_owned();
         let opts = TrainOptions::default();
         assert!(init_from(&path, &opts).is_ok());
+        let refusal = |opts: &TrainOptions| init_from(&path, opts).err().unwrap();
         let wider = TrainOptions {
             shape: Shape::parse("512/1").unwrap(),
             ..TrainOptions::default()
         };
-        assert!(
-            init_from(&path, &wider)
-                .err()
-                .unwrap()
-                .contains("shape is 256/1")
-        );
+        assert!(refusal(&wider).contains("shape is 256/1"));
         let correction = TrainOptions {
             base: Base::Classical(crate::eval::signature()),
             ..TrainOptions::default()
         };
-        assert!(
-            init_from(&path, &correction)
-                .err()
-                .unwrap()
-                .contains("whole evaluation")
-        );
+        assert!(refusal(&correction).contains("whole evaluation"));
         let _ = std::fs::remove_file(&path);
     }
 
