@@ -485,6 +485,11 @@ struct TrainArgs {
     /// instead of the last epoch's.
     #[arg(long)]
     keep_best: bool,
+    /// From this epoch on (1 = every epoch), train the network as its
+    /// file rounds it: the loss and gradient of the rounded weights update
+    /// the float ones, so a fine-tune's small steps are not rounded away.
+    #[arg(long, value_parser = clap::value_parser!(u64).range(1..))]
+    rounded_from: Option<u64>,
 }
 
 fn parse_shard(s: &str) -> Result<(u64, u64), String> {
@@ -746,6 +751,7 @@ fn run_tool(cmd: Command) -> Result<(), String> {
                 note: a.note,
                 shape: a.shape,
                 keep_best: a.keep_best,
+                rounded_from: a.rounded_from.map(|e| e as usize),
                 base: if a.on_classical {
                     chuhe::nnue::Base::Classical(chuhe::eval::signature())
                 } else {

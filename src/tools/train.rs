@@ -23,6 +23,9 @@
 //! After each epoch the float weights and Adam's moments are saved as a
 //! checkpoint (`OUT.ckpt`, to resume from) and the quantised network is
 //! written to `OUT`, so a stopped run still leaves a usable network.
+//!
+//! With `rounded_from`, the later epochs train the network as its file
+//! rounds it (`Model::on_grid`): what fine-tuning needs.
 
 use crate::nnue::arch::{
     FT_CLIP, InputBuckets, LAYER_CLIP, MAX_LAYER, OUT_CLIP, PIECE_INPUTS, QA, QB, SCALE, Shape,
@@ -71,6 +74,9 @@ pub struct TrainOptions {
     /// Write the network of the epoch with the lowest validation loss,
     /// not the last one (a big shape on little data overfits).
     pub keep_best: bool,
+    /// From this epoch on (1-based), train the network as the file rounds
+    /// it: see `Model::on_grid`.
+    pub rounded_from: Option<usize>,
 }
 
 impl Default for TrainOptions {
@@ -97,6 +103,7 @@ impl Default for TrainOptions {
             base: Base::None,
             shape: Shape::FIRST,
             keep_best: false,
+            rounded_from: None,
         }
     }
 }
@@ -316,6 +323,19 @@ impl Model {
             }
         }
         Model { shape, p }
+    }
+
+    /// The model as the network file holds it: every weight on the grid
+    /// that `quantise` rounds to. Training on this model's output and
+    /// gradient while Adam updates the float weights (the straight-through
+    /// estimator) lets steps far smaller than the grid add up until a
+    /// weight crosses to the next grid point. Plain float training does
+    /// not: a fine-tune at a low learning rate moves most weights of the
+    /// network it starts from by less than half a grid step (an output
+    /// weight's step is 1/64), the float loss already counts the gain, and
+    /// rounding the file takes it back.
+    pub fn on_grid(&self) -> Model {
+        Model::from_network(&self.quantise(Base::None, String::new()))
     }
 
     /// The quantised network.
@@ -1012,19 +1032,21 @@ pub fn run(opts: &TrainOptions, log: &mut impl Write) -> Result<(), String> {
             .map(|&i| (i, opts.mirror && rng.next_u64() & 1 == 1))
             .collect();
         shuffle(&mut order, &mut rng);
+        let rounded = opts.rounded_from.is_some_and(|e| epoch + 1 >= e);
         let mut train_loss = 0.0f64;
         for chunk in order.chunks(batch) {
+            let grid = rounded.then(|| model.on_grid());
+            let at = grid.as_ref().unwrap_or(&model);
             let per = chunk.len().div_ceil(threads);
             let losses: Vec<f64> = std::thread::scope(|s| {
                 let handles: Vec<_> = chunk
                     .chunks(per)
                     .zip(grads.iter_mut())
                     .map(|(part, g)| {
-                        let model = &model;
                         let data = &data;
                         s.spawn(move || {
                             g.fill(0.0);
-                            run_chunk(&model.p, data, part, opts, Some(g))
+                            run_chunk(&at.p, data, part, opts, Some(g))
                         })
                     })
                     .collect();
@@ -1049,7 +1071,10 @@ pub fn run(opts: &TrainOptions, log: &mut impl Write) -> Result<(), String> {
             adam.step(&mut model.p, g, lr, &clips);
         }
         let train_loss = train_loss / order.len() as f64;
-        let val_loss = mean_loss(&model, &data, &val, opts);
+        // The network as trained: rounded, when the run trains it rounded.
+        let grid = rounded.then(|| model.on_grid());
+        let trained = grid.as_ref().unwrap_or(&model);
+        let val_loss = mean_loss(trained, &data, &val, opts);
         // The same loss against the score alone and the result alone, to
         // compare runs with different lambdas.
         let against = |lambda: f32| {
@@ -1057,7 +1082,7 @@ pub fn run(opts: &TrainOptions, log: &mut impl Write) -> Result<(), String> {
                 lambda,
                 ..opts.clone()
             };
-            mean_loss(&model, &data, &val_check, &o)
+            mean_loss(trained, &data, &val_check, &o)
         };
         let (vs_score, vs_result) = (against(1.0), against(0.0));
         let secs = t.elapsed().as_secs_f64();
@@ -1090,6 +1115,13 @@ pub fn run(opts: &TrainOptions, log: &mut impl Write) -> Result<(), String> {
         None => (model, opts.epochs),
     };
     let net = model.quantise(opts.base, description(opts, train.len(), epochs));
+    // The float loss reported beside the quantised one is that of the model
+    // the last epoch trained: rounded, if it was trained rounded.
+    let model = if opts.rounded_from.is_some_and(|e| e <= epochs) {
+        model.on_grid()
+    } else {
+        model
+    };
     std::fs::write(&opts.out, net.to_bytes()).map_err(|e| format!("{}: {e}", opts.out))?;
     let classical = |lambda: f32| {
         let o = TrainOptions {
@@ -1146,6 +1178,9 @@ fn description(opts: &TrainOptions, positions: usize, epochs: usize) -> String {
     }
     if let Some(init) = &opts.init {
         d += &format!(", started from {}", file_name(init));
+    }
+    if let Some(e) = opts.rounded_from {
+        d += &format!(", trained rounded from epoch {e}");
     }
     if opts.keep_best {
         d += &format!(" (the best of {} epochs by validation loss)", opts.epochs);
@@ -1251,6 +1286,14 @@ mod tests {
             assert_eq!(net.ft_bias, again.ft_bias, "{text}");
             assert_eq!(net.head, again.head, "{text}");
             assert_eq!(net.shape, again.shape, "{text}");
+            // The rounded model is the network's, and a fixed point.
+            let grid = model.on_grid();
+            assert_eq!(
+                grid.quantise(Base::None, "first".into()).hash(),
+                net.hash(),
+                "{text}"
+            );
+            assert_eq!(grid.on_grid().p, grid.p, "{text}");
         }
         let path = std::env::temp_dir().join(format!("chuhe-init-{}.nnue", std::process::id()));
         let net = Model::init(Shape::FIRST, 1).quantise(Base::None, String::new());
@@ -1297,7 +1340,12 @@ mod tests {
         data::write_records(&mut f, &records).unwrap();
         // The first generation's shape, and one with king buckets and
         // dense layers.
-        for shape in ["256/1", "k6-32-16/1", "64-16-8/1"] {
+        for (shape, rounded) in [
+            ("256/1", false),
+            ("k6-32-16/1", false),
+            ("64-16-8/1", false),
+            ("k6-64/1", true),
+        ] {
             let opts = TrainOptions {
                 data: vec![data.to_string_lossy().into_owned()],
                 out: out.to_string_lossy().into_owned(),
@@ -1310,6 +1358,7 @@ mod tests {
                 shape: Shape::parse(shape).unwrap(),
                 // The last shape keeps its best epoch.
                 keep_best: shape == "64-16-8/1",
+                rounded_from: rounded.then_some(4),
                 ..TrainOptions::default()
             };
             let mut log = Vec::new();
@@ -1337,6 +1386,12 @@ mod tests {
             };
             let (q, fl) = (after("quantised validation loss "), after(" vs float "));
             assert!((q - fl).abs() < 0.002 + 0.05 * fl, "{shape}: {last}");
+            // Trained rounded, the float model is the network itself: only
+            // the engine's integer truncations part them.
+            if rounded {
+                assert!((q - fl).abs() < 1e-4 + 1e-3 * fl, "{shape}: {last}");
+                assert!(net.description.contains("trained rounded from epoch 4"));
+            }
             // The float loss of the network written: the last epoch's, or
             // with `keep_best` the lowest.
             let want = if opts.keep_best {
