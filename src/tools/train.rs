@@ -25,7 +25,7 @@
 //! written to `OUT`, so a stopped run still leaves a usable network.
 //!
 //! With `rounded_from`, the later epochs train the network as its file
-//! rounds it (`Model::on_grid`): what fine-tuning needs.
+//! rounds it (`Model::on_grid`; docs/nnue.md has what it did in play).
 
 use crate::nnue::arch::{
     FT_CLIP, InputBuckets, LAYER_CLIP, MAX_LAYER, OUT_CLIP, PIECE_INPUTS, QA, QB, SCALE, Shape,
