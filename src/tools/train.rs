@@ -288,17 +288,21 @@ impl Model {
     /// input buckets the folded rows become the bucket rows and the shared
     /// factor rows start at zero.
     pub fn from_network(net: &Network) -> Model {
-        let shape = net.shape;
+        Model::from_rounded(net.shape, &net.ft_weights, &net.ft_bias, &net.head)
+    }
+
+    /// The float model of a network's integer parts (`from_network`).
+    fn from_rounded(shape: Shape, ft_weights: &[i16], ft_bias: &[i16], head: &Head) -> Model {
         let lay = Layout::new(shape);
         let mut p = vec![0.0; lay.len];
         let deq = |x: i16, s: i32| x as f32 / s as f32;
-        for (w, &q) in p[..lay.factor].iter_mut().zip(&net.ft_weights) {
+        for (w, &q) in p[..lay.factor].iter_mut().zip(ft_weights) {
             *w = deq(q, QA);
         }
-        for (w, &q) in p[lay.b1..lay.head].iter_mut().zip(&net.ft_bias) {
+        for (w, &q) in p[lay.b1..lay.head].iter_mut().zip(ft_bias) {
             *w = deq(q, QA);
         }
-        match &net.head {
+        match head {
             Head::Straight { weights, bias } => {
                 let (w, b) = lay.straight(0);
                 for (x, &q) in p[w..b].iter_mut().zip(weights) {
@@ -335,11 +339,30 @@ impl Model {
     /// weight's step is 1/64), the float loss already counts the gain, and
     /// rounding the file takes it back.
     pub fn on_grid(&self) -> Model {
-        Model::from_network(&self.quantise(Base::None, String::new()))
+        let (ft, bias, head) = self.rounded();
+        Model::from_rounded(self.shape, &ft, &bias, &head)
+    }
+
+    /// This model, or with `rounded` the model on the grid: the network a
+    /// training step or a validation pass sees.
+    fn as_trained(&self, rounded: bool) -> std::borrow::Cow<'_, Model> {
+        if rounded {
+            std::borrow::Cow::Owned(self.on_grid())
+        } else {
+            std::borrow::Cow::Borrowed(self)
+        }
     }
 
     /// The quantised network.
     pub fn quantise(&self, base: Base, description: String) -> Network {
+        let (ft, bias, head) = self.rounded();
+        Network::new(self.shape, ft, bias, head, base, description)
+    }
+
+    /// The network's integer parts: feature weights, feature biases, head.
+    /// Training rounded calls this every batch (`on_grid`), so it stops
+    /// short of `Network::new`, which serialises and hashes the network.
+    fn rounded(&self) -> (Vec<i16>, Vec<i16>, Head) {
         let lay = Layout::new(self.shape);
         let q16 = |x: f32, s: i32| (x * s as f32).round().clamp(-32767.0, 32767.0) as i16;
         // Each bucket's row plus the shared factor row; the sum kept within
@@ -389,7 +412,7 @@ impl Model {
                     .collect(),
             )
         };
-        Network::new(self.shape, ft, bias, head, base, description)
+        (ft, bias, head)
     }
 }
 
@@ -1035,8 +1058,8 @@ pub fn run(opts: &TrainOptions, log: &mut impl Write) -> Result<(), String> {
         let rounded = opts.rounded_from.is_some_and(|e| epoch + 1 >= e);
         let mut train_loss = 0.0f64;
         for chunk in order.chunks(batch) {
-            let grid = rounded.then(|| model.on_grid());
-            let at = grid.as_ref().unwrap_or(&model);
+            let at = model.as_trained(rounded);
+            let at = &*at;
             let per = chunk.len().div_ceil(threads);
             let losses: Vec<f64> = std::thread::scope(|s| {
                 let handles: Vec<_> = chunk
@@ -1072,8 +1095,8 @@ pub fn run(opts: &TrainOptions, log: &mut impl Write) -> Result<(), String> {
         }
         let train_loss = train_loss / order.len() as f64;
         // The network as trained: rounded, when the run trains it rounded.
-        let grid = rounded.then(|| model.on_grid());
-        let trained = grid.as_ref().unwrap_or(&model);
+        let trained = model.as_trained(rounded);
+        let trained = &*trained;
         let val_loss = mean_loss(trained, &data, &val, opts);
         // The same loss against the score alone and the result alone, to
         // compare runs with different lambdas.
@@ -1117,11 +1140,7 @@ pub fn run(opts: &TrainOptions, log: &mut impl Write) -> Result<(), String> {
     let net = model.quantise(opts.base, description(opts, train.len(), epochs));
     // The float loss reported beside the quantised one is that of the model
     // the last epoch trained: rounded, if it was trained rounded.
-    let model = if opts.rounded_from.is_some_and(|e| e <= epochs) {
-        model.on_grid()
-    } else {
-        model
-    };
+    let model = model.as_trained(opts.rounded_from.is_some_and(|e| e <= epochs));
     std::fs::write(&opts.out, net.to_bytes()).map_err(|e| format!("{}: {e}", opts.out))?;
     let classical = |lambda: f32| {
         let o = TrainOptions {
