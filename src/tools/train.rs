@@ -1118,11 +1118,27 @@ pub fn run(opts: &TrainOptions, log: &mut impl Write) -> Result<(), String> {
         )
         .map_err(io)?;
         save_checkpoint(&ckpt, &model, &adam, epoch + 1).map_err(io)?;
-        if !opts.keep_best || best.as_ref().is_none_or(|b| val_loss < b.0) {
+        // `keep_best` compares the networks as they would be written. Once a
+        // run trains rounded, its losses are those of the rounded network, so
+        // its float epochs are judged rounded too: a float loss is lower by
+        // what rounding will take back, and would win across the boundary.
+        let keep_loss = if opts.keep_best && opts.rounded_from.is_some() && !rounded {
+            let written = mean_loss(&model.on_grid(), &data, &val, opts);
+            writeln!(
+                log,
+                "keep-best: epoch {:3} rounded, validation loss {written:.6}",
+                epoch + 1
+            )
+            .map_err(io)?;
+            written
+        } else {
+            val_loss
+        };
+        if !opts.keep_best || best.as_ref().is_none_or(|b| keep_loss < b.0) {
             let net = model.quantise(opts.base, description(opts, train.len(), epoch + 1));
             std::fs::write(&opts.out, net.to_bytes()).map_err(|e| format!("{}: {e}", opts.out))?;
             if opts.keep_best {
-                best = Some((val_loss, epoch + 1, model.clone()));
+                best = Some((keep_loss, epoch + 1, model.clone()));
             }
         } else if let Some((loss, at, _)) = &best {
             writeln!(
@@ -1364,6 +1380,9 @@ mod tests {
             ("k6-32-16/1", false),
             ("64-16-8/1", false),
             ("k6-64/1", true),
+            // Rounded from epoch 4 and keeping the best: the float epochs
+            // are judged by their rounded loss.
+            ("64/1", true),
         ] {
             let opts = TrainOptions {
                 data: vec![data.to_string_lossy().into_owned()],
@@ -1376,7 +1395,7 @@ mod tests {
                 threads: 2,
                 shape: Shape::parse(shape).unwrap(),
                 // The last shape keeps its best epoch.
-                keep_best: shape == "64-16-8/1",
+                keep_best: shape == "64-16-8/1" || shape == "64/1",
                 rounded_from: rounded.then_some(4),
                 ..TrainOptions::default()
             };
@@ -1404,20 +1423,40 @@ mod tests {
                 rest.split(' ').next().unwrap().parse().unwrap()
             };
             let (q, fl) = (after("quantised validation loss "), after(" vs float "));
-            assert!((q - fl).abs() < 0.002 + 0.05 * fl, "{shape}: {last}");
-            // Trained rounded, the float model is the network itself: only
-            // the engine's integer truncations part them.
-            if rounded {
+            assert!((q - fl).abs() < 0.002 + 0.05 * fl, "{shape}: {text}");
+            // With `keep_best` and rounding, each float epoch is also
+            // reported rounded, and that loss is the one compared.
+            let judged: Vec<f64> = text
+                .lines()
+                .filter(|l| l.starts_with("keep-best: epoch"))
+                .filter_map(|l| l.split("validation loss ").nth(1))
+                .filter_map(|t| t.trim().parse().ok())
+                .collect();
+            assert_eq!(judged.len(), if opts.keep_best && rounded { 3 } else { 0 });
+            let written: Vec<f64> = judged
+                .iter()
+                .chain(&losses[judged.len()..])
+                .copied()
+                .collect();
+            // The epoch written (0-based): the last, or with `keep_best` the
+            // one whose written network had the lowest loss.
+            let kept = if opts.keep_best {
+                (0..6)
+                    .min_by(|&a, &b| written[a].total_cmp(&written[b]))
+                    .unwrap()
+            } else {
+                5
+            };
+            // Written from a rounded epoch, the float model is the network
+            // itself: only the engine's integer truncations part them.
+            if rounded && kept >= 3 {
                 assert!((q - fl).abs() < 1e-4 + 1e-3 * fl, "{shape}: {last}");
+            }
+            if rounded {
                 assert!(net.description.contains("trained rounded from epoch 4"));
             }
-            // The float loss of the network written: the last epoch's, or
-            // with `keep_best` the lowest.
-            let want = if opts.keep_best {
-                losses.iter().copied().fold(f64::MAX, f64::min)
-            } else {
-                losses[5]
-            };
+            // The float loss reported is that of the epoch written.
+            let want = losses[kept];
             assert!((fl - want).abs() <= 1e-6 + 1e-4 * want, "{shape}: {text}");
             assert_eq!(net.shape.to_string(), shape);
         }
