@@ -482,7 +482,8 @@ struct TrainArgs {
     #[arg(long, default_value = "256/1", value_parser = chuhe::nnue::arch::Shape::parse)]
     shape: chuhe::nnue::arch::Shape,
     /// Write the network of the epoch with the lowest validation loss
-    /// instead of the last epoch's.
+    /// instead of the last epoch's (with --rounded-from, the loss of each
+    /// epoch's rounded network, the one that would be written).
     #[arg(long)]
     keep_best: bool,
     /// From this epoch on (1 = every epoch), train the network as its

@@ -1394,7 +1394,7 @@ mod tests {
                 val_share: 0.2,
                 threads: 2,
                 shape: Shape::parse(shape).unwrap(),
-                // The last shape keeps its best epoch.
+                // Two shapes keep their best epoch, one of them rounded.
                 keep_best: shape == "64-16-8/1" || shape == "64/1",
                 rounded_from: rounded.then_some(4),
                 ..TrainOptions::default()
