@@ -607,7 +607,7 @@ impl Worker {
         {
             return;
         }
-        let bonus = (best - static_eval) * depth * CORRECTION_GRAIN / 8;
+        let bonus = (best - static_eval) * depth * CORRECTION_GRAIN / self.tun.corr_div;
         self.hist.correction.update(
             self.pos.side_to_move(),
             self.pos.pawn_key(),

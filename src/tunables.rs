@@ -214,6 +214,12 @@ tunables! {
     corr_pawn = 0, 0..=512, step 24;
     /// Correction history: weight of the material table, 256ths.
     corr_material = 0, 0..=512, step 24;
+    /// Correction history: an update moves an entry by the search's error
+    /// times depth over this. At weight 256 an entry is applied whole, so
+    /// 8 learns about 19 times faster than Stockfish's tables (whose
+    /// weights apply about a nineteenth of an entry); 128 comes near their
+    /// pace.
+    corr_div = 8, 4..=256, step 8;
     /// Evaluation: percent taken off at the natural move limit, shrinking
     /// it toward the draw linearly with the plies since the last capture,
     /// so that an advantage that makes no progress is worth less the longer
