@@ -159,21 +159,45 @@ impl CounterMoves {
 /// Entries per side in each correction table (powers of two).
 const PAWN_CORRECTION_SIZE: usize = 1 << 14;
 const MATERIAL_CORRECTION_SIZE: usize = 1 << 13;
+const NONPAWN_CORRECTION_SIZE: usize = 1 << 15;
 
 /// Bound of a correction entry, in `CORRECTION_GRAIN`ths of a score unit.
 pub const CORRECTION_MAX: i32 = 64 * CORRECTION_GRAIN;
 /// Correction entries hold score units times this.
 pub const CORRECTION_GRAIN: i32 = 32;
 
+/// The keys that find a position's correction entries (see `Position`).
+#[derive(Clone, Copy, Debug)]
+pub struct CorrectionKeys {
+    pub pawn: u64,
+    pub material: u64,
+    /// Each colour's pieces other than pawns.
+    pub nonpawn: [u64; 2],
+}
+
+/// Each correction table's weight, in 256ths of its entry.
+#[derive(Clone, Copy, Debug)]
+pub struct CorrectionWeights {
+    pub pawn: i32,
+    pub material: i32,
+    /// Applied to both colours' non-pawn entries.
+    pub nonpawn: i32,
+}
+
 /// Correction history: how far the searched score of positions with the
-/// same pawn structure, and with the same material, has run from their
+/// same pawn structure, with the same material, and with the same placing
+/// of either side's officers (the non-pawn pieces) has run from their
 /// static evaluation, by side to move. The static evaluation is moved by
-/// a weighted sum of the two before pruning decisions use it: a network or
+/// a weighted sum of these before pruning decisions use it: a network or
 /// a hand-written evaluation that misjudges a structure does so again and
-/// again, and the search measures it every time.
+/// again, and the search measures it every time. Xiangqi's pawns seldom
+/// move, so a pawn key covers whole phases of a game; the non-pawn keys
+/// (Stockfish's finest) tell positions apart where it cannot.
 pub struct CorrectionHistory {
     pawn: Box<[[i16; PAWN_CORRECTION_SIZE]; 2]>,
     material: Box<[[i16; MATERIAL_CORRECTION_SIZE]; 2]>,
+    /// By side to move, then by the colour whose officers give the key.
+    nonpawn: Box<[[[i16; NONPAWN_CORRECTION_SIZE]; 2]; 2]>,
 }
 
 impl Default for CorrectionHistory {
@@ -181,33 +205,41 @@ impl Default for CorrectionHistory {
         CorrectionHistory {
             pawn: Box::new([[0; PAWN_CORRECTION_SIZE]; 2]),
             material: Box::new([[0; MATERIAL_CORRECTION_SIZE]; 2]),
+            nonpawn: Box::new([[[0; NONPAWN_CORRECTION_SIZE]; 2]; 2]),
         }
     }
 }
 
+/// A table's slot for `key`.
+#[inline(always)]
+fn slot(key: u64, size: usize) -> usize {
+    key as usize & (size - 1)
+}
+
 impl CorrectionHistory {
     /// The correction in score units: each table's entry weighted by
-    /// `weights` (pawn, material) in 256ths.
+    /// `w`, in 256ths.
     #[inline(always)]
-    pub fn correction(
-        &self,
-        c: Color,
-        pawn_key: u64,
-        material_key: u64,
-        weights: (i32, i32),
-    ) -> i32 {
-        let p = self.pawn[c.index()][pawn_key as usize & (PAWN_CORRECTION_SIZE - 1)] as i32;
-        let m =
-            self.material[c.index()][material_key as usize & (MATERIAL_CORRECTION_SIZE - 1)] as i32;
-        (p * weights.0 + m * weights.1) / (256 * CORRECTION_GRAIN)
+    pub fn correction(&self, c: Color, k: &CorrectionKeys, w: &CorrectionWeights) -> i32 {
+        let s = c.index();
+        let p = self.pawn[s][slot(k.pawn, PAWN_CORRECTION_SIZE)] as i32;
+        let m = self.material[s][slot(k.material, MATERIAL_CORRECTION_SIZE)] as i32;
+        let n = self.nonpawn[s][0][slot(k.nonpawn[0], NONPAWN_CORRECTION_SIZE)] as i32
+            + self.nonpawn[s][1][slot(k.nonpawn[1], NONPAWN_CORRECTION_SIZE)] as i32;
+        (p * w.pawn + m * w.material + n * w.nonpawn) / (256 * CORRECTION_GRAIN)
     }
 
-    /// Moves both entries toward `bonus` (in `CORRECTION_GRAIN`ths).
-    pub fn update(&mut self, c: Color, pawn_key: u64, material_key: u64, bonus: i32) {
+    /// Moves every entry of the position toward `bonus` (in
+    /// `CORRECTION_GRAIN`ths).
+    pub fn update(&mut self, c: Color, k: &CorrectionKeys, bonus: i32) {
         let b = bonus.clamp(-CORRECTION_MAX / 4, CORRECTION_MAX / 4);
+        let s = c.index();
+        let [red, black] = &mut self.nonpawn[s];
         let entries = [
-            &mut self.pawn[c.index()][pawn_key as usize & (PAWN_CORRECTION_SIZE - 1)],
-            &mut self.material[c.index()][material_key as usize & (MATERIAL_CORRECTION_SIZE - 1)],
+            &mut self.pawn[s][slot(k.pawn, PAWN_CORRECTION_SIZE)],
+            &mut self.material[s][slot(k.material, MATERIAL_CORRECTION_SIZE)],
+            &mut red[slot(k.nonpawn[0], NONPAWN_CORRECTION_SIZE)],
+            &mut black[slot(k.nonpawn[1], NONPAWN_CORRECTION_SIZE)],
         ];
         for e in entries {
             gravity_within(e, b, CORRECTION_MAX);
@@ -220,6 +252,9 @@ impl CorrectionHistory {
         }
         for side in self.material.iter_mut() {
             side.fill(0);
+        }
+        for table in self.nonpawn.iter_mut().flatten() {
+            table.fill(0);
         }
     }
 }
@@ -264,29 +299,50 @@ mod tests {
     #[test]
     fn corrections_follow_the_error_and_stay_bounded() {
         let mut h = CorrectionHistory::default();
-        let full = (256, 256);
-        assert_eq!(h.correction(Color::Red, 7, 9, full), 0);
+        let k = CorrectionKeys {
+            pawn: 7,
+            material: 9,
+            nonpawn: [11, 13],
+        };
+        let weights = |pawn, material, nonpawn| CorrectionWeights {
+            pawn,
+            material,
+            nonpawn,
+        };
+        let full = weights(256, 256, 256);
+        assert_eq!(h.correction(Color::Red, &k, &full), 0);
         for _ in 0..1000 {
-            h.update(Color::Red, 7, 9, 40 * CORRECTION_GRAIN);
+            h.update(Color::Red, &k, 40 * CORRECTION_GRAIN);
         }
-        // Both tables saturate near 40 units each: 80 in all, never past the bound.
-        let c = h.correction(Color::Red, 7, 9, full);
+        // A bonus is clamped to a quarter of the bound, and each of the four
+        // entries creeps up to the bound, never past it; each table's
+        // weight scales its own part.
+        let bound = CORRECTION_MAX / CORRECTION_GRAIN;
+        let c = h.correction(Color::Red, &k, &full);
+        assert!((4 * bound - 8..=4 * bound).contains(&c), "{c}");
+        let pawn_only = h.correction(Color::Red, &k, &weights(256, 0, 0));
+        let nonpawn_only = h.correction(Color::Red, &k, &weights(0, 0, 128));
+        assert!((bound - 2..=bound).contains(&pawn_only), "{pawn_only}");
         assert!(
-            (70..=2 * CORRECTION_MAX / CORRECTION_GRAIN).contains(&c),
-            "{c}"
+            (bound - 2..=bound).contains(&nonpawn_only),
+            "{nonpawn_only}"
         );
+        assert_eq!(h.correction(Color::Red, &k, &weights(0, 0, 0)), 0);
         // The other side and other keys are untouched.
-        assert_eq!(h.correction(Color::Black, 7, 9, full), 0);
-        assert_eq!(h.correction(Color::Red, 8, 10, full), 0);
-        // Weights scale it; a huge opposite bonus cannot overshoot the bound.
-        assert_eq!(h.correction(Color::Red, 7, 9, (0, 0)), 0);
+        assert_eq!(h.correction(Color::Black, &k, &full), 0);
+        let other = CorrectionKeys {
+            pawn: 8,
+            material: 10,
+            nonpawn: [12, 14],
+        };
+        assert_eq!(h.correction(Color::Red, &other, &full), 0);
+        // A huge opposite bonus cannot overshoot the bound.
         for _ in 0..1000 {
-            h.update(Color::Red, 7, 9, -1_000_000);
+            h.update(Color::Red, &k, -1_000_000);
         }
-        let c = h.correction(Color::Red, 7, 9, full);
-        assert!(
-            (-2 * CORRECTION_MAX / CORRECTION_GRAIN..0).contains(&c),
-            "{c}"
-        );
+        let c = h.correction(Color::Red, &k, &full);
+        assert!((-4 * bound..0).contains(&c), "{c}");
+        h.clear();
+        assert_eq!(h.correction(Color::Red, &k, &full), 0);
     }
 }

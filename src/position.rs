@@ -26,6 +26,10 @@ pub struct StateInfo {
     /// Key of how many pieces of each kind each side has (the correction
     /// history's material index).
     pub material_key: u64,
+    /// Per colour, the key of that side's pieces other than pawns (king
+    /// included): the correction history's finest index, one that changes
+    /// with every move of that side's officers.
+    pub nonpawn_keys: [u64; 2],
     /// The move that produced this state (`Move::NONE` at the root).
     pub last_move: Move,
     /// The piece that move captured, if any.
@@ -231,6 +235,12 @@ impl Position {
         self.state().material_key
     }
 
+    /// The key of `c`'s pieces other than pawns.
+    #[inline(always)]
+    pub fn nonpawn_key(&self, c: Color) -> u64 {
+        self.state().nonpawn_keys[c.index()]
+    }
+
     #[inline(always)]
     pub fn checkers(&self) -> Bitboard {
         self.state().checkers
@@ -392,6 +402,7 @@ impl Position {
             key: pos.compute_key(),
             pawn_key: pos.compute_pawn_key(),
             material_key: pos.compute_material_key(),
+            nonpawn_keys: Color::BOTH.map(|c| pos.compute_nonpawn_key(c)),
             last_move: Move::NONE,
             captured: Piece::NONE,
             rule60,
@@ -431,6 +442,15 @@ impl Position {
     pub fn compute_pawn_key(&self) -> u64 {
         let mut key = 0;
         for sq in self.pieces_kind(PieceKind::Pawn) {
+            key ^= zobrist::piece_square(self.board[sq.index()], sq);
+        }
+        key
+    }
+
+    /// `c`'s non-pawn key recomputed from the placement.
+    pub fn compute_nonpawn_key(&self, c: Color) -> u64 {
+        let mut key = 0;
+        for sq in self.pieces_of(c) & !self.pieces_kind(PieceKind::Pawn) {
             key ^= zobrist::piece_square(self.board[sq.index()], sq);
         }
         key
@@ -539,12 +559,15 @@ impl Position {
         let mut key = prev.key ^ zobrist::side();
         let mut pawn_key = prev.pawn_key;
         let mut material_key = prev.material_key;
+        let mut nonpawn_keys = prev.nonpawn_keys;
         if captured.is_some() {
             self.remove(captured, to);
             let sq_key = zobrist::piece_square(captured, to);
             key ^= sq_key;
             if captured.kind() == PieceKind::Pawn {
                 pawn_key ^= sq_key;
+            } else {
+                nonpawn_keys[captured.color().index()] ^= sq_key;
             }
             let left = self.pieces(captured.color(), captured.kind()).count() as usize;
             material_key ^= zobrist::material(captured, left);
@@ -554,12 +577,15 @@ impl Position {
         key ^= move_key;
         if pc.kind() == PieceKind::Pawn {
             pawn_key ^= move_key;
+        } else {
+            nonpawn_keys[pc.color().index()] ^= move_key;
         }
         self.side = !self.side;
         let mut st = StateInfo {
             key,
             pawn_key,
             material_key,
+            nonpawn_keys,
             last_move: m,
             captured,
             rule60: if captured.is_some() {
@@ -599,6 +625,7 @@ impl Position {
             key: prev.key ^ zobrist::side(),
             pawn_key: prev.pawn_key,
             material_key: prev.material_key,
+            nonpawn_keys: prev.nonpawn_keys,
             last_move: Move::NULL,
             captured: Piece::NONE,
             rule60: prev.rule60.saturating_add(1),

@@ -9,7 +9,9 @@
 
 use crate::attacks;
 use crate::evaluate;
-use crate::history::{CORRECTION_GRAIN, Histories, NULL_SLOT, stat_bonus};
+use crate::history::{
+    CORRECTION_GRAIN, CorrectionKeys, CorrectionWeights, Histories, NULL_SLOT, stat_bonus,
+};
 use crate::movegen::{self, MoveList};
 use crate::movepick::{MovePicker, PickerKind, cont_slot};
 use crate::nnue::{self, Network, NnueStack};
@@ -563,25 +565,40 @@ impl Worker {
         eval - eval * run * self.tun.eval_limit_damp / (100 * limit)
     }
 
-    /// Whether the correction history has any weight: with both weights 0
+    /// Whether the correction history has any weight: with every weight 0
     /// it is off, neither read nor written.
     #[inline(always)]
     fn corrections_on(&self) -> bool {
-        self.tun.corr_pawn != 0 || self.tun.corr_material != 0
+        self.tun.corr_pawn != 0 || self.tun.corr_material != 0 || self.tun.corr_nonpawn != 0
+    }
+
+    /// The keys of the current position's correction entries.
+    #[inline(always)]
+    fn correction_keys(&self) -> CorrectionKeys {
+        CorrectionKeys {
+            pawn: self.pos.pawn_key(),
+            material: self.pos.material_key(),
+            nonpawn: Color::BOTH.map(|c| self.pos.nonpawn_key(c)),
+        }
     }
 
     /// `raw` moved by what the correction history has learnt about this
-    /// pawn structure and material, kept short of the decisive band.
+    /// pawn structure, material and placing of officers, kept short of the
+    /// decisive band.
     #[inline]
     fn corrected(&self, raw: Score) -> Score {
         if !self.corrections_on() {
             return raw;
         }
+        let weights = CorrectionWeights {
+            pawn: self.tun.corr_pawn,
+            material: self.tun.corr_material,
+            nonpawn: self.tun.corr_nonpawn,
+        };
         let c = self.hist.correction.correction(
             self.pos.side_to_move(),
-            self.pos.pawn_key(),
-            self.pos.material_key(),
-            (self.tun.corr_pawn, self.tun.corr_material),
+            &self.correction_keys(),
+            &weights,
         );
         (raw + c).clamp(-DECISIVE_BOUND + 1, DECISIVE_BOUND - 1)
     }
@@ -608,12 +625,10 @@ impl Worker {
             return;
         }
         let bonus = (best - static_eval) * depth * CORRECTION_GRAIN / self.tun.corr_div;
-        self.hist.correction.update(
-            self.pos.side_to_move(),
-            self.pos.pawn_key(),
-            self.pos.material_key(),
-            bonus,
-        );
+        let keys = self.correction_keys();
+        self.hist
+            .correction
+            .update(self.pos.side_to_move(), &keys, bonus);
     }
 
     /// The static evaluation of the current position, through the cache.

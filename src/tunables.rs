@@ -208,12 +208,15 @@ tunables! {
     /// checks after the captures (1: on). Pikafish-HCE's way (Stockfish's
     /// until 2024): mating attacks in xiangqi run through checks.
     qs_checks = 0, 0..=1, step 1;
-    // Correction history is off (both weights 0) until its SPRT, run with
-    // `option.corr_pawn=256 option.corr_material=192`, accepts it.
+    // Correction history is off (every weight 0) until an SPRT of some
+    // weights accepts it (docs/tuning.md has the trials).
     /// Correction history: weight of the pawn-structure table, 256ths.
     corr_pawn = 0, 0..=512, step 24;
     /// Correction history: weight of the material table, 256ths.
     corr_material = 0, 0..=512, step 24;
+    /// Correction history: weight of each side's non-pawn table (both
+    /// applied), 256ths.
+    corr_nonpawn = 0, 0..=512, step 24;
     /// Correction history: an update moves an entry by the search's error
     /// times depth over this. At weight 256 an entry is applied whole, so
     /// 8 learns about 19 times faster than Stockfish's tables (whose

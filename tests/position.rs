@@ -75,6 +75,13 @@ fn check_position(pos: &mut Position) {
         pos.compute_material_key(),
         "material key: {pos:?}"
     );
+    for c in Color::BOTH {
+        assert_eq!(
+            pos.nonpawn_key(c),
+            pos.compute_nonpawn_key(c),
+            "{c:?}'s non-pawn key: {pos:?}"
+        );
+    }
     let fen = pos.to_fen();
     let back = Position::from_fen(&fen).unwrap_or_else(|e| panic!("{fen}: {e}"));
     assert_eq!(back.to_fen(), fen);
