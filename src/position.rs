@@ -428,32 +428,28 @@ impl Position {
 
     /// The key recomputed from the placement (for tests and debugging).
     pub fn compute_key(&self) -> u64 {
-        let mut key = 0;
-        for sq in self.occupied() {
-            key ^= zobrist::piece_square(self.board[sq.index()], sq);
-        }
+        let mut key = self.placement_key(self.occupied());
         if self.side == Color::Black {
             key ^= zobrist::side();
         }
         key
     }
 
+    /// The Zobrist key of the pieces on `squares`, from the placement.
+    fn placement_key(&self, squares: Bitboard) -> u64 {
+        squares.into_iter().fold(0, |key, sq| {
+            key ^ zobrist::piece_square(self.board[sq.index()], sq)
+        })
+    }
+
     /// The pawn key recomputed from the placement.
     pub fn compute_pawn_key(&self) -> u64 {
-        let mut key = 0;
-        for sq in self.pieces_kind(PieceKind::Pawn) {
-            key ^= zobrist::piece_square(self.board[sq.index()], sq);
-        }
-        key
+        self.placement_key(self.pieces_kind(PieceKind::Pawn))
     }
 
     /// `c`'s non-pawn key recomputed from the placement.
     pub fn compute_nonpawn_key(&self, c: Color) -> u64 {
-        let mut key = 0;
-        for sq in self.pieces_of(c) & !self.pieces_kind(PieceKind::Pawn) {
-            key ^= zobrist::piece_square(self.board[sq.index()], sq);
-        }
-        key
+        self.placement_key(self.pieces_of(c) & !self.pieces_kind(PieceKind::Pawn))
     }
 
     /// The material key recomputed from the placement.
@@ -560,26 +556,26 @@ impl Position {
         let mut pawn_key = prev.pawn_key;
         let mut material_key = prev.material_key;
         let mut nonpawn_keys = prev.nonpawn_keys;
+        // A piece's key toggles the pawn key or its side's non-pawn key.
+        let mut toggle_structure = |p: Piece, k: u64| {
+            if p.kind() == PieceKind::Pawn {
+                pawn_key ^= k;
+            } else {
+                nonpawn_keys[p.color().index()] ^= k;
+            }
+        };
         if captured.is_some() {
             self.remove(captured, to);
             let sq_key = zobrist::piece_square(captured, to);
             key ^= sq_key;
-            if captured.kind() == PieceKind::Pawn {
-                pawn_key ^= sq_key;
-            } else {
-                nonpawn_keys[captured.color().index()] ^= sq_key;
-            }
+            toggle_structure(captured, sq_key);
             let left = self.pieces(captured.color(), captured.kind()).count() as usize;
             material_key ^= zobrist::material(captured, left);
         }
         self.shift(pc, from, to);
         let move_key = zobrist::piece_square(pc, from) ^ zobrist::piece_square(pc, to);
         key ^= move_key;
-        if pc.kind() == PieceKind::Pawn {
-            pawn_key ^= move_key;
-        } else {
-            nonpawn_keys[pc.color().index()] ^= move_key;
-        }
+        toggle_structure(pc, move_key);
         self.side = !self.side;
         let mut st = StateInfo {
             key,
