@@ -967,6 +967,19 @@ impl Worker {
         }
     }
 
+    /// The start of every node, in the main search and in quiescence alike:
+    /// counts it, empties its PV and raises the selective depth. True when
+    /// the search has been told to stop, and the node must return at once.
+    #[inline(always)]
+    fn enter_node(&mut self, job: &SearchJob, pv_node: bool, ply: usize) -> bool {
+        self.tick(job);
+        if pv_node {
+            self.pv_len[ply] = 0;
+            self.seldepth = self.seldepth.max(ply + 1);
+        }
+        job.stopped()
+    }
+
     fn check_limits(&mut self, job: &SearchJob) {
         if self.root_depth <= 1 {
             // Always finish depth 1 so there is a move to play.
@@ -1182,12 +1195,7 @@ impl Worker {
         }
 
         // 2. Count the node.
-        self.tick(job);
-        if pv_node {
-            self.pv_len[ply] = 0;
-            self.seldepth = self.seldepth.max(ply + 1);
-        }
-        if job.stopped() {
+        if self.enter_node(job, pv_node, ply) {
             return 0;
         }
         let in_check = self.pos.in_check();
@@ -2073,12 +2081,7 @@ impl Worker {
         debug_assert!(ply < MAX_PLY);
 
         // 1. Count the node.
-        self.tick(job);
-        if pv_node {
-            self.pv_len[ply] = 0;
-            self.seldepth = self.seldepth.max(ply + 1);
-        }
-        if job.stopped() {
+        if self.enter_node(job, pv_node, ply) {
             return 0;
         }
         let in_check = self.pos.in_check();
